@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# pacer: build the module and the tool; run the tests in QEMU.
+#
+#   make                  module/pacer.ko and tools/pacerctl/pacerctl
+#   make install          install both on this host (then: modprobe pacer)
+#   make check            every selftest in a VM on Debian's kernel
+#   make check-debug      the same on a KASAN/lockdep/kmemleak kernel
+#   make demo             a redirected TCP flow through pacer0, in a VM
+#   make style            checkpatch --strict on the module and uapi header
+#   make sparse           the module under sparse (C=1; C=2 for all files)
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+DESTDIR ?=
+PREFIX ?= /usr/local
+VM := tools/vm
+
+.PHONY: all module pacerctl install clean check check-debug demo style sparse
+
+all: module pacerctl
+
+module:
+	@test -d "$(KDIR)" || { echo "make: kernel headers not found at $(KDIR);" \
+		"install linux-headers-$$(uname -r) or pass KDIR=/path/to/kernel/build" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+pacerctl:
+	$(MAKE) -C tools/pacerctl
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	depmod -a
+	$(MAKE) -C tools/pacerctl install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+
+sparse:
+	@test -d "$(KDIR)" || { echo "make: kernel headers not found at $(KDIR)" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) C=$(or $(C),2) W=1 modules
+
+style:
+	$(VM)/checkpatch
+
+check:
+	$(VM)/deps
+	$(MAKE) pacerctl
+	$(VM)/check --kernel cloud
+
+check-debug:
+	$(VM)/deps --debug
+	$(MAKE) pacerctl
+	$(VM)/check --kernel debug
+
+demo:
+	$(VM)/deps
+	$(MAKE) pacerctl
+	$(VM)/run --timeout 600 -- /pacer/selftests/demo.sh
+
+clean:
+	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	rm -f module/*.o module/*.ko module/*.mod* module/.*.cmd module/modules.order
+	rm -f Module.symvers modules.order .*.cmd
+	$(MAKE) -C tools/pacerctl clean
