@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pacerctl: what the object files share: keyword dispatch, argument
+ * helpers, and one-line messages on stderr.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/pacer.h>
+
+#include "nl.h"
+#include "pacerctl.h"
+
+static void vmessage(const char *fmt, va_list ap)
+{
+	fputs("pacerctl: ", stderr);
+	vfprintf(stderr, fmt, ap);
+}
+
+/**
+ * pacer_usage_error() - report a mistake on the command line
+ * @fmt: printf format of a sentence naming the mistake
+ *
+ * Return: EXIT_USAGE.
+ */
+int pacer_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+/**
+ * pacer_fail() - report a failure that is not the command line's fault
+ * @fmt: printf format of a sentence naming the problem
+ *
+ * Return: EXIT_FAILURE.
+ */
+int pacer_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_FAILURE;
+}
+
+/* strerror() with the few errnos pacerctl gives its own meaning. */
+static const char *pacer_strerror(int err)
+{
+	switch (err) {
+	case -EINTR:
+		return "the list changed while it was read; run the command again";
+	case -EBADMSG:
+		return "malformed reply from the kernel";
+	default:
+		return strerror(-err);
+	}
+}
+
+/**
+ * pacer_fail_request() - report a request the kernel refused, on one line
+ * @err: the negative errno
+ * @extack: the kernel's message, "" or NULL if none
+ * @explained: the sentence already says what @err means
+ * @fmt: printf format of the sentence, naming the object
+ *
+ * Prints "pacerctl: SENTENCE: REASON".  REASON is the kernel's message,
+ * or strerror when there is none; an explained sentence gets no REASON
+ * unless the kernel's message says more than the sentence (it is neither
+ * part of it nor strerror of @err).
+ *
+ * Return: EXIT_FAILURE.
+ */
+int pacer_fail_request(int err, const char *extack, bool explained,
+		       const char *fmt, ...)
+{
+	const char *reason = NULL;
+	char sentence[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(sentence, sizeof(sentence), fmt, ap);
+	va_end(ap);
+
+	/* The kernel's NL_SET_ERR_MSG_MOD() names the module: drop that. */
+	if (extack && !strncmp(extack, PACER_GENL_NAME ": ",
+			       strlen(PACER_GENL_NAME ": ")))
+		extack += strlen(PACER_GENL_NAME ": ");
+
+	if (extack && *extack) {
+		if (!explained || (!strcasestr(sentence, extack) &&
+				   strcasecmp(extack, strerror(-err))))
+			reason = extack;
+	} else if (!explained) {
+		reason = pacer_strerror(err);
+	}
+
+	if (reason)
+		return pacer_fail("%s: %s", sentence, reason);
+	return pacer_fail("%s", sentence);
+}
+
+/**
+ * pacer_warn_extack() - print the message the kernel attached to a success
+ * @extack: the message, "" if none
+ */
+void pacer_warn_extack(const char *extack)
+{
+	if (*extack)
+		fprintf(stderr, "pacerctl: warning: %s\n", extack);
+}
+
+/**
+ * pacer_open() - open the pacer generic netlink family
+ * @nl: the socket; close it with pnl_close() whatever this returns
+ *
+ * Explains the failure when there is one.
+ *
+ * Return: 0 or EXIT_FAILURE.
+ */
+int pacer_open(struct pnl *nl)
+{
+	int err = pnl_open(nl, PACER_GENL_NAME, PACER_GENL_VERSION);
+
+	if (err == -ENOENT)
+		return pacer_fail("%s: generic netlink family not found; is the module loaded? (modprobe pacer)",
+				  PACER_GENL_NAME);
+	if (err)
+		return pacer_fail("cannot open the %s generic netlink family: %s",
+				  PACER_GENL_NAME, pacer_strerror(err));
+	return 0;
+}
+
+/**
+ * pacer_print_cmds() - list a command table for a usage text
+ * @f: where to
+ * @cmds: the table
+ * @n: its size
+ */
+void pacer_print_cmds(FILE *f, const struct pacerctl_cmd *cmds, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "    %-10s %s\n", cmds[i].name, cmds[i].help);
+}
+
+/* "dev, help" */
+static void pacer_list_names(char *buf, size_t len,
+			     const struct pacerctl_cmd *cmds, size_t n)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%s",
+				 i ? ", " : "", cmds[i].name);
+}
+
+/*
+ * The entry @arg names: the exact keyword, else the only one it is a
+ * prefix of ("d" for "dev"), as ip accepts.
+ */
+static const struct pacerctl_cmd *pacer_lookup(const struct pacerctl_cmd *cmds,
+					    size_t n, const char *arg)
+{
+	const struct pacerctl_cmd *found = NULL;
+	size_t i, len = strlen(arg);
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(cmds[i].name, arg))
+			return &cmds[i];
+		if (len && !strncmp(cmds[i].name, arg, len)) {
+			if (found)
+				return NULL;	/* ambiguous */
+			found = &cmds[i];
+		}
+	}
+	return found;
+}
+
+/**
+ * pacer_dispatch() - run the table entry that the first argument names
+ * @cmds: the table; with no argument its first entry runs
+ * @n: its size
+ * @what: what the keywords are, for messages ("object", "command")
+ * @context: the keywords before, for messages ("dev"), or NULL
+ * @argc: argument count, the keyword included
+ * @argv: arguments, the keyword first
+ * @opts: global options
+ *
+ * Return: the exit status of the entry, or EXIT_USAGE for an unknown
+ * keyword.
+ */
+int pacer_dispatch(const struct pacerctl_cmd *cmds, size_t n, const char *what,
+		   const char *context, int argc, char **argv,
+		   const struct pacer_opts *opts)
+{
+	const struct pacerctl_cmd *cmd;
+	char names[256];
+
+	if (argc < 1)
+		return cmds[0].run(0, argv, opts);
+
+	cmd = pacer_lookup(cmds, n, argv[0]);
+	if (cmd)
+		return cmd->run(argc - 1, argv + 1, opts);
+
+	pacer_list_names(names, sizeof(names), cmds, n);
+	if (context)
+		return pacer_usage_error("unknown %s \"%s\" for \"%s\"; expected one of: %s",
+					 what, argv[0], context, names);
+	return pacer_usage_error("unknown %s \"%s\"; expected one of: %s",
+				 what, argv[0], names);
+}
+
+/**
+ * pacer_is_help() - whether an argument asks for help
+ * @arg: the argument
+ *
+ * Return: true for "help".
+ */
+bool pacer_is_help(const char *arg)
+{
+	return !strcmp(arg, "help");
+}
+
+/**
+ * pacer_next_value() - step from a keyword to its value
+ * @argc: remaining argument count, the keyword included
+ * @argv: remaining arguments, the keyword first
+ *
+ * Return: 0 with *@argv at the value, or EXIT_USAGE (explained) when the
+ * keyword is the last argument.
+ */
+int pacer_next_value(int *argc, char ***argv)
+{
+	if (*argc < 2)
+		return pacer_usage_error("\"%s\" needs a value", **argv);
+	(*argc)--;
+	(*argv)++;
+	return 0;
+}
+
+/**
+ * pacer_check_ifname() - check a device name as the kernel would
+ * @name: the name
+ *
+ * Return: 0, or EXIT_USAGE (explained).
+ */
+int pacer_check_ifname(const char *name)
+{
+	if (!*name || strlen(name) >= IFNAMSIZ || strpbrk(name, "/: \t\n") ||
+	    !strcmp(name, ".") || !strcmp(name, ".."))
+		return pacer_usage_error("invalid device name \"%s\": expected 1 to %d characters, none of them '/', ':' or white space",
+					 name, IFNAMSIZ - 1);
+	return 0;
+}
+
+/**
+ * pacer_unknown_arg() - report an argument a command does not take
+ * @arg: the argument
+ * @command: the command ("dev show")
+ * @expected: its arguments ("dev NAME")
+ *
+ * Return: EXIT_USAGE.
+ */
+int pacer_unknown_arg(const char *arg, const char *command,
+		      const char *expected)
+{
+	return pacer_usage_error("unknown argument \"%s\" for \"%s\"; expected: %s",
+				 arg, command, expected);
+}
+
+/**
+ * pacer_duplicate_arg() - report a keyword given twice
+ * @keyword: the keyword
+ *
+ * Return: EXIT_USAGE.
+ */
+int pacer_duplicate_arg(const char *keyword)
+{
+	return pacer_usage_error("\"%s\" is given twice", keyword);
+}

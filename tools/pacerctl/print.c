@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pacerctl: text and JSON output from one print path.
+ *
+ * The JSON writer is only what pacerctl needs: objects, arrays, strings
+ * and unsigned integers (printed exactly, never through a double), with
+ * optional indentation.  Output goes to stdout.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "print.h"
+
+#define JSON_MAX_DEPTH 16
+
+static struct {
+	bool json;
+	bool pretty;
+	int depth;
+	bool has_items[JSON_MAX_DEPTH];	/* per level: a comma is due */
+} out;
+
+static void json_indent(void)
+{
+	int i;
+
+	if (!out.pretty)
+		return;
+	putchar('\n');
+	for (i = 0; i < out.depth; i++)
+		fputs("    ", stdout);
+}
+
+static void json_escaped(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", stdout);
+		else if (c == '\t')
+			fputs("\\t", stdout);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+/* Start a member: comma, indentation, and the key inside objects. */
+static void json_member(const char *key)
+{
+	if (out.has_items[out.depth])
+		putchar(',');
+	out.has_items[out.depth] = true;
+	if (out.depth > 0)
+		json_indent();
+	if (key) {
+		json_escaped(key);
+		fputs(out.pretty ? ": " : ":", stdout);
+	}
+}
+
+static void json_open(const char *key, char bracket)
+{
+	json_member(key);
+	putchar(bracket);
+	if (out.depth < JSON_MAX_DEPTH - 1)
+		out.depth++;
+	out.has_items[out.depth] = false;
+}
+
+static void json_close(char bracket)
+{
+	bool had_items = out.has_items[out.depth];
+
+	if (out.depth > 0)
+		out.depth--;
+	if (had_items)
+		json_indent();
+	putchar(bracket);
+}
+
+/**
+ * new_json_obj() - choose the output mode; in JSON, open the top array
+ * @json: print JSON rather than text
+ * @pretty: indent the JSON
+ */
+void new_json_obj(bool json, bool pretty)
+{
+	out.json = json;
+	out.pretty = json && pretty;
+	out.depth = 0;
+	out.has_items[0] = false;
+	if (out.json)
+		json_open(NULL, '[');
+}
+
+/**
+ * delete_json_obj() - in JSON, close the top array and end the line
+ */
+void delete_json_obj(void)
+{
+	if (!out.json)
+		return;
+	json_close(']');
+	putchar('\n');
+}
+
+/**
+ * is_json_context() - whether the output is JSON
+ *
+ * Return: true in JSON mode.
+ */
+bool is_json_context(void)
+{
+	return out.json;
+}
+
+/**
+ * open_json_object() - start a JSON object (nothing in text)
+ * @key: its key inside an object, NULL inside an array
+ */
+void open_json_object(const char *key)
+{
+	if (out.json)
+		json_open(key, '{');
+}
+
+/**
+ * close_json_object() - end the JSON object opened last
+ */
+void close_json_object(void)
+{
+	if (out.json)
+		json_close('}');
+}
+
+/**
+ * open_json_array() - start a JSON array (nothing in text)
+ * @key: its key inside an object, NULL inside an array
+ */
+void open_json_array(const char *key)
+{
+	if (out.json)
+		json_open(key, '[');
+}
+
+/**
+ * close_json_array() - end the JSON array opened last
+ */
+void close_json_array(void)
+{
+	if (out.json)
+		json_close(']');
+}
+
+/* Whether a value of type @t is printed in the current mode as text. */
+static bool want_text(enum output_type t, const char *fmt)
+{
+	return !out.json && (t & PRINT_FP) && fmt;
+}
+
+static bool want_json(enum output_type t, const char *key)
+{
+	return out.json && (t & PRINT_JSON) && key;
+}
+
+/**
+ * print_string() - print a string value
+ * @t: where it appears (PRINT_FP, PRINT_JSON or PRINT_ANY)
+ * @key: its JSON key
+ * @fmt: its text format, with one %s
+ * @value: the string
+ */
+void print_string(enum output_type t, const char *key, const char *fmt,
+		  const char *value)
+{
+	if (want_json(t, key)) {
+		json_member(key);
+		json_escaped(value);
+	} else if (want_text(t, fmt)) {
+		printf(fmt, value);
+	}
+}
+
+/**
+ * print_u64() - print an unsigned 64-bit value
+ * @t: where it appears (PRINT_FP, PRINT_JSON or PRINT_ANY)
+ * @key: its JSON key
+ * @fmt: its text format, with one %" PRIu64 "
+ * @value: the value
+ */
+void print_u64(enum output_type t, const char *key, const char *fmt,
+	       uint64_t value)
+{
+	if (want_json(t, key)) {
+		json_member(key);
+		printf("%" PRIu64, value);
+	} else if (want_text(t, fmt)) {
+		printf(fmt, value);
+	}
+}
+
+/**
+ * print_uint() - print an unsigned int value
+ * @t: where it appears (PRINT_FP, PRINT_JSON or PRINT_ANY)
+ * @key: its JSON key
+ * @fmt: its text format, with one %u
+ * @value: the value
+ */
+void print_uint(enum output_type t, const char *key, const char *fmt,
+		unsigned int value)
+{
+	if (want_json(t, key)) {
+		json_member(key);
+		printf("%u", value);
+	} else if (want_text(t, fmt)) {
+		printf(fmt, value);
+	}
+}
+
+/**
+ * print_nl() - end a line of text (nothing in JSON)
+ */
+void print_nl(void)
+{
+	if (!out.json)
+		putchar('\n');
+}
