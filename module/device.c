@@ -2,11 +2,14 @@
 /*
  * pacer: the net_device.
  *
- * tc mirred redirects packets to the device; its xmit queues them and a
- * NAPI context re-injects them where they came from, in softirq context and
- * with a budget, the way drivers/net/ifb.c does it: back into the receive
- * path of the original device for packets taken at ingress, out through the
- * original device for packets taken at egress.
+ * tc mirred redirects packets to the device; its xmit classifies them and
+ * queues them in their class.  A NAPI context takes from every busy class
+ * what its token buckets let go and re-injects it where it came from, in
+ * softirq context and with a budget, the way drivers/net/ifb.c does it:
+ * back into the receive path of the original device for packets taken at
+ * ingress, out through the original device for packets taken at egress.
+ * A soft hrtimer wakes the NAPI context when the earliest waiting packet
+ * is due.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -14,8 +17,11 @@
 #include <linux/ethtool.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter_netdev.h>
+#include <linux/random.h>
+#include <linux/slab.h>
 #include <net/rtnetlink.h>
 
+#include "classify.h"
 #include "pacer.h"
 
 #if !IS_ENABLED(CONFIG_NET_REDIRECT)
@@ -27,7 +33,15 @@
 			NETIF_F_HIGHDMA | NETIF_F_HW_VLAN_CTAG_TX | \
 			NETIF_F_HW_VLAN_STAG_TX)
 
-static void pacer_count_rx(struct pacer_dev *pd, unsigned int len)
+/**
+ * pacer_dev_count_rx() - count a packet handed to the device
+ * @pd: the device
+ * @len: its length
+ *
+ * Context: BH disabled.  A GSO packet that its class splits is counted as
+ * the segments it became, so that rx = tx + dropped + backlog.
+ */
+void pacer_dev_count_rx(struct pacer_dev *pd, unsigned int len)
 {
 	struct pacer_pcpu_stats *s = this_cpu_ptr(pd->stats);
 
@@ -37,111 +51,156 @@ static void pacer_count_rx(struct pacer_dev *pd, unsigned int len)
 	u64_stats_update_end(&s->syncp);
 }
 
-static void pacer_count_tx(struct pacer_dev *pd, unsigned int len)
+static void pacer_count_tx(struct pacer_dev *pd, const struct sk_buff *skb)
 {
 	struct pacer_pcpu_stats *s = this_cpu_ptr(pd->stats);
 
 	u64_stats_update_begin(&s->syncp);
 	u64_stats_inc(&s->tx_packets);
-	u64_stats_add(&s->tx_bytes, len);
+	u64_stats_add(&s->tx_bytes, skb->len);
+	if (pacer_skb_cb(skb)->delayed)
+		u64_stats_inc(&s->delayed_packets);
+	if (pacer_skb_cb(skb)->ecn_marked)
+		u64_stats_inc(&s->ecn_marked);
 	u64_stats_update_end(&s->syncp);
 }
 
-static void pacer_drop(struct pacer_dev *pd, struct sk_buff *skb,
-		       enum pacer_drop_reason reason)
+/**
+ * pacer_dev_count_drop() - count a dropped packet in the device totals
+ * @pd: the device
+ * @reason: why
+ *
+ * Context: BH disabled.
+ */
+void pacer_dev_count_drop(struct pacer_dev *pd, enum pacer_drop_reason reason)
 {
 	struct pacer_pcpu_stats *s = this_cpu_ptr(pd->stats);
 
 	u64_stats_update_begin(&s->syncp);
 	u64_stats_inc(&s->drops[reason]);
 	u64_stats_update_end(&s->syncp);
+}
+
+static void pacer_drop_not_redirected(struct pacer_dev *pd,
+				      struct sk_buff *skb)
+{
+	struct pacer_pcpu_stats *s = this_cpu_ptr(pd->stats);
+
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->not_redirected);
+	u64_stats_update_end(&s->syncp);
 	kfree_skb(skb);
 }
 
 /**
- * pacer_get_stats() - sum the per-CPU counters and read the backlog
+ * pacer_dev_get_stats() - sum the per-CPU totals and the classes' backlog
  * @pd: the device
  * @st: filled with the totals
  *
- * Context: any; takes the queue lock with BH disabled.
+ * Context: RCU read side or RTNL.
  */
-void pacer_get_stats(struct pacer_dev *pd, struct pacer_stats *st)
+void pacer_dev_get_stats(struct pacer_dev *pd, struct pacer_dev_stats *st)
 {
+	struct pacer_class *cl;
+	unsigned long id;
 	int cpu, i;
 
 	memset(st, 0, sizeof(*st));
 	for_each_possible_cpu(cpu) {
 		const struct pacer_pcpu_stats *s = per_cpu_ptr(pd->stats, cpu);
-		u64 rx_packets, rx_bytes, tx_packets, tx_bytes;
-		u64 drops[PACER_DROP_MAX];
+		struct pacer_dev_stats c;
 		unsigned int start;
 
 		do {
 			start = u64_stats_fetch_begin(&s->syncp);
-			rx_packets = u64_stats_read(&s->rx_packets);
-			rx_bytes = u64_stats_read(&s->rx_bytes);
-			tx_packets = u64_stats_read(&s->tx_packets);
-			tx_bytes = u64_stats_read(&s->tx_bytes);
-			for (i = 0; i < PACER_DROP_MAX; i++)
-				drops[i] = u64_stats_read(&s->drops[i]);
+			c.rx_packets = u64_stats_read(&s->rx_packets);
+			c.rx_bytes = u64_stats_read(&s->rx_bytes);
+			c.tx_packets = u64_stats_read(&s->tx_packets);
+			c.tx_bytes = u64_stats_read(&s->tx_bytes);
+			c.delayed_packets = u64_stats_read(&s->delayed_packets);
+			c.ecn_marked = u64_stats_read(&s->ecn_marked);
+			c.not_redirected = u64_stats_read(&s->not_redirected);
+			for (i = 0; i <= PACER_DROP_MAX; i++)
+				c.drops[i] = u64_stats_read(&s->drops[i]);
 		} while (u64_stats_fetch_retry(&s->syncp, start));
 
-		st->rx_packets += rx_packets;
-		st->rx_bytes += rx_bytes;
-		st->tx_packets += tx_packets;
-		st->tx_bytes += tx_bytes;
-		for (i = 0; i < PACER_DROP_MAX; i++)
-			st->drops[i] += drops[i];
+		st->rx_packets += c.rx_packets;
+		st->rx_bytes += c.rx_bytes;
+		st->tx_packets += c.tx_packets;
+		st->tx_bytes += c.tx_bytes;
+		st->delayed_packets += c.delayed_packets;
+		st->ecn_marked += c.ecn_marked;
+		st->not_redirected += c.not_redirected;
+		for (i = 0; i <= PACER_DROP_MAX; i++)
+			st->drops[i] += c.drops[i];
 	}
 
-	spin_lock_bh(&pd->lock);
-	st->backlog_packets = skb_queue_len(&pd->queue);
-	st->backlog_bytes = pd->backlog_bytes;
-	spin_unlock_bh(&pd->lock);
+	rcu_read_lock();
+	xa_for_each(&pd->classes, id, cl) {
+		spin_lock_bh(&cl->lock);
+		st->backlog_packets += cl->queue.backlog_packets;
+		st->backlog_bytes += cl->queue.backlog_bytes;
+		spin_unlock_bh(&cl->lock);
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * pacer_dev_kick() - make the NAPI context look at the classes now
+ * @pd: the device
+ */
+void pacer_dev_kick(struct pacer_dev *pd)
+{
+	/* napi_schedule() raises a softirq: it must not be left pending. */
+	local_bh_disable();
+	napi_schedule(&pd->napi);
+	local_bh_enable();
 }
 
 static netdev_tx_t pacer_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct pacer_dev *pd = netdev_priv(dev);
-	unsigned int len = skb->len;
-
-	pacer_count_rx(pd, len);
+	struct pacer_class *cl;
 
 	/* Only tc mirred tells us where to send a packet back to. */
 	if (!skb->redirected || !skb->skb_iif) {
-		pacer_drop(pd, skb, PACER_DROP_NOT_REDIRECTED);
+		pacer_dev_count_rx(pd, skb->len);
+		pacer_drop_not_redirected(pd, skb);
 		return NETDEV_TX_OK;
 	}
 
 	/*
-	 * ndo_stop flushes the queue after the core has stopped calling us
+	 * ndo_stop flushes the classes after the core has stopped calling us
 	 * (netif_running is cleared, then an RCU grace period); what still
-	 * races in here must not be left behind in a stopped queue.
+	 * races in here must not be left behind in a stopped device.
 	 */
-	if (unlikely(!netif_running(dev))) {
-		pacer_drop(pd, skb, PACER_DROP_FLUSH);
+	cl = netif_running(dev) ? pacer_classify(pd, skb) : NULL;
+	if (unlikely(!cl)) {
+		pacer_dev_count_rx(pd, skb->len);
+		pacer_dev_count_drop(pd, PACER_DROP_FLUSH);
+		kfree_skb(skb);
 		return NETDEV_TX_OK;
 	}
-
-	spin_lock(&pd->lock);
-	if (skb_queue_len(&pd->queue) >= READ_ONCE(dev->tx_queue_len)) {
-		spin_unlock(&pd->lock);
-		pacer_drop(pd, skb, PACER_DROP_QUEUE_LIMIT);
-		return NETDEV_TX_OK;
-	}
-	__skb_queue_tail(&pd->queue, skb);
-	pd->backlog_bytes += len;
-	spin_unlock(&pd->lock);
-
-	napi_schedule(&pd->napi);
+	pacer_class_enqueue(cl, skb);
 	return NETDEV_TX_OK;
 }
 
-/* Called with rcu_read_lock held; consumes @skb. */
-static void pacer_reinject(struct pacer_dev *pd, struct sk_buff *skb)
+/**
+ * pacer_reinject_prepare() - make a packet ready to go back where it came
+ *	from
+ * @pd: the device
+ * @skb: the packet
+ *
+ * Context: RCU read side; the caller re-injects under the same RCU section.
+ * Return: false if the original device is gone (the caller drops @skb).
+ */
+bool pacer_reinject_prepare(struct pacer_dev *pd, struct sk_buff *skb)
 {
-	unsigned int len = skb->len;
 	struct net_device *orig;
+
+	orig = dev_get_by_index_rcu(dev_net(pd->dev), skb->skb_iif);
+	if (unlikely(!orig))
+		return false;
 
 	/* Skip tc and netfilter egress so the packet is not redirected again. */
 	skb->redirected = 0;
@@ -149,15 +208,16 @@ static void pacer_reinject(struct pacer_dev *pd, struct sk_buff *skb)
 	skb->tc_skip_classify = 1;
 #endif
 	nf_skip_egress(skb, true);
-
-	orig = dev_get_by_index_rcu(dev_net(pd->dev), skb->skb_iif);
-	if (unlikely(!orig)) {
-		pacer_drop(pd, skb, PACER_DROP_REINJECT);
-		return;
-	}
 	skb->dev = orig;
 	skb->skb_iif = pd->dev->ifindex;
-	pacer_count_tx(pd, len);
+	return true;
+}
+
+static void pacer_reinject(struct pacer_dev *pd, struct sk_buff *skb)
+{
+	pacer_count_tx(pd, skb);
+	/* Our bookkeeping must not look like a qdisc's to whoever is next. */
+	memset(skb->cb, 0, sizeof(struct pacer_skb_cb));
 
 	if (skb->from_ingress) {
 		skb_pull_rcsum(skb, skb->mac_len);
@@ -167,52 +227,67 @@ static void pacer_reinject(struct pacer_dev *pd, struct sk_buff *skb)
 	}
 }
 
+static void pacer_take_woken(struct pacer_dev *pd)
+{
+	struct llist_node *woken = llist_reverse_order(llist_del_all(&pd->wake));
+	struct pacer_class *cl, *tmp;
+
+	llist_for_each_entry_safe(cl, tmp, woken, wake_node)
+		list_add_tail(&cl->active_node, &pd->active);
+}
+
 static int pacer_poll(struct napi_struct *napi, int budget)
 {
 	struct pacer_dev *pd = container_of(napi, struct pacer_dev, napi);
+	u64 now = ktime_get_ns(), next = U64_MAX;
+	struct pacer_class *cl, *tmp;
 	struct sk_buff_head batch;
 	struct sk_buff *skb;
 	int done = 0;
 
-	/*
-	 * Take the batch out under the lock and re-inject outside it: the
-	 * receive or transmit path we call into may come back to our xmit.
-	 */
+	pacer_take_woken(pd);
 	__skb_queue_head_init(&batch);
-	spin_lock(&pd->lock);
-	while (done < budget && (skb = __skb_dequeue(&pd->queue))) {
-		pd->backlog_bytes -= skb->len;
-		__skb_queue_tail(&batch, skb);
-		done++;
-	}
-	spin_unlock(&pd->lock);
 
 	rcu_read_lock();
+	list_for_each_entry_safe(cl, tmp, &pd->active, active_node) {
+		bool idle;
+
+		done += pacer_class_dequeue(cl, now, budget - done, &batch,
+					    &next, &idle);
+		if (idle) {
+			list_del_init(&cl->active_node);
+			pacer_class_put(cl);
+		}
+		if (done >= budget) {
+			/* Start with the next class next time round. */
+			if (!idle)
+				list_move_tail(&cl->active_node, &pd->active);
+			break;
+		}
+	}
+	/*
+	 * Re-inject outside the class locks: the receive or transmit path we
+	 * call into may come back to our xmit.
+	 */
 	while ((skb = __skb_dequeue(&batch)))
 		pacer_reinject(pd, skb);
 	rcu_read_unlock();
 
-	if (done < budget)
-		napi_complete_done(napi, done);
+	if (done >= budget)
+		return budget;
+	if (napi_complete_done(napi, done) && next != U64_MAX)
+		hrtimer_start_range_ns(&pd->timer, ns_to_ktime(next),
+				       PACER_TIMER_SLACK_NS,
+				       HRTIMER_MODE_ABS_PINNED_SOFT);
 	return done;
 }
 
-static void pacer_flush(struct pacer_dev *pd)
+static enum hrtimer_restart pacer_timer_fn(struct hrtimer *timer)
 {
-	struct sk_buff_head flushed;
-	struct sk_buff *skb;
+	struct pacer_dev *pd = container_of(timer, struct pacer_dev, timer);
 
-	__skb_queue_head_init(&flushed);
-	spin_lock_bh(&pd->lock);
-	skb_queue_splice_init(&pd->queue, &flushed);
-	pd->backlog_bytes = 0;
-	spin_unlock_bh(&pd->lock);
-
-	/* pacer_drop() counts on this CPU's counters: keep BHs out. */
-	local_bh_disable();
-	while ((skb = __skb_dequeue(&flushed)))
-		pacer_drop(pd, skb, PACER_DROP_FLUSH);
-	local_bh_enable();
+	napi_schedule(&pd->napi);
+	return HRTIMER_NORESTART;
 }
 
 static int pacer_open(struct net_device *dev)
@@ -227,10 +302,21 @@ static int pacer_open(struct net_device *dev)
 static int pacer_stop(struct net_device *dev)
 {
 	struct pacer_dev *pd = netdev_priv(dev);
+	struct pacer_class *cl, *tmp;
 
 	netif_stop_queue(dev);
+	/* NAPI first: a running poll may still arm the timer. */
 	napi_disable(&pd->napi);
-	pacer_flush(pd);
+	hrtimer_cancel(&pd->timer);
+
+	/* Every class with packets is on one of the two lists. */
+	pacer_take_woken(pd);
+	list_for_each_entry_safe(cl, tmp, &pd->active, active_node) {
+		list_del_init(&cl->active_node);
+		pacer_class_flush(cl);
+		clear_bit(0, &cl->scheduled);
+		pacer_class_put(cl);
+	}
 	return 0;
 }
 
@@ -238,31 +324,64 @@ static void pacer_get_stats64(struct net_device *dev,
 			      struct rtnl_link_stats64 *stats)
 {
 	struct pacer_dev *pd = netdev_priv(dev);
-	struct pacer_stats st;
+	struct pacer_dev_stats st;
+	int i;
 
-	pacer_get_stats(pd, &st);
+	pacer_dev_get_stats(pd, &st);
 	stats->rx_packets = st.rx_packets;
 	stats->rx_bytes = st.rx_bytes;
 	stats->tx_packets = st.tx_packets;
 	stats->tx_bytes = st.tx_bytes;
-	stats->rx_dropped = st.drops[PACER_DROP_NOT_REDIRECTED];
-	stats->tx_dropped = st.drops[PACER_DROP_QUEUE_LIMIT] +
-			    st.drops[PACER_DROP_REINJECT] +
-			    st.drops[PACER_DROP_FLUSH];
+	stats->rx_dropped = st.not_redirected;
+	for (i = 0; i <= PACER_DROP_MAX; i++)
+		stats->tx_dropped += st.drops[i];
 }
 
 static int pacer_dev_init(struct net_device *dev)
 {
 	struct pacer_dev *pd = netdev_priv(dev);
+	struct pacer_class_cfg cfg;
+	struct pacer_class *cl;
+	int err;
+
+	pd->dev = dev;
+	get_random_bytes(&pd->flow_key, sizeof(pd->flow_key));
+	xa_init(&pd->classes);
+	init_llist_head(&pd->wake);
+	INIT_LIST_HEAD(&pd->active);
+	hrtimer_init(&pd->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_SOFT);
+	pd->timer.function = pacer_timer_fn;
 
 	pd->stats = netdev_alloc_pcpu_stats(struct pacer_pcpu_stats);
 	if (!pd->stats)
 		return -ENOMEM;
-	pd->dev = dev;
-	spin_lock_init(&pd->lock);
-	__skb_queue_head_init(&pd->queue);
+	err = percpu_counter_init(&pd->mem, 0, GFP_KERNEL);
+	if (err)
+		goto err_stats;
+
+	/* The default class: unlimited until configured, like ifb. */
+	pacer_class_cfg_defaults(&cfg);
+	cl = pacer_class_create(pd, PACER_CLASS_DEFAULT, &cfg);
+	if (!cl) {
+		err = -ENOMEM;
+		goto err_mem;
+	}
+	err = xa_err(xa_store(&pd->classes, PACER_CLASS_DEFAULT, cl,
+			      GFP_KERNEL));
+	if (err)
+		goto err_class;
+
 	netif_napi_add(dev, &pd->napi, pacer_poll);
 	return 0;
+
+err_class:
+	pacer_class_put(cl);
+err_mem:
+	percpu_counter_destroy(&pd->mem);
+err_stats:
+	free_percpu(pd->stats);
+	pd->stats = NULL;
+	return err;
 }
 
 static void pacer_dev_uninit(struct net_device *dev)
@@ -272,12 +391,22 @@ static void pacer_dev_uninit(struct net_device *dev)
 	netif_napi_del(&pd->napi);
 }
 
-/* Runs once nobody can reach the device any more, so stats readers are gone. */
+/* Runs once nobody can reach the device any more, so readers are gone. */
 static void pacer_dev_free(struct net_device *dev)
 {
 	struct pacer_dev *pd = netdev_priv(dev);
+	struct pacer_class *cl;
+	unsigned long id;
 
-	__skb_queue_purge(&pd->queue);
+	if (!pd->stats)
+		return;
+	pacer_rules_free(pd);
+	xa_for_each(&pd->classes, id, cl) {
+		xa_erase(&pd->classes, id);
+		pacer_class_delete(cl);
+	}
+	xa_destroy(&pd->classes);
+	percpu_counter_destroy(&pd->mem);
 	free_percpu(pd->stats);
 	pd->stats = NULL;
 }
@@ -293,14 +422,17 @@ static const struct net_device_ops pacer_netdev_ops = {
 	.ndo_validate_addr	= eth_validate_addr,
 };
 
-/* ethtool -S: the device totals, one name per counter. */
+/* ethtool -S: the device totals, one name per counter, ENA style. */
 static const char pacer_ethtool_names[][ETH_GSTRING_LEN] = {
 	"rx_packets",
 	"rx_bytes",
 	"tx_packets",
 	"tx_bytes",
+	"delayed_packets",
+	"ecn_marked",
 	"dropped_not_redirected",
 	"dropped_queue_limit",
+	"dropped_memory",
 	"dropped_reinject",
 	"dropped_flush",
 	"backlog_packets",
@@ -330,15 +462,18 @@ static void pacer_get_ethtool_stats(struct net_device *dev,
 				    struct ethtool_stats *estats, u64 *data)
 {
 	struct pacer_dev *pd = netdev_priv(dev);
-	struct pacer_stats st;
+	struct pacer_dev_stats st;
 
-	pacer_get_stats(pd, &st);
+	pacer_dev_get_stats(pd, &st);
 	*data++ = st.rx_packets;
 	*data++ = st.rx_bytes;
 	*data++ = st.tx_packets;
 	*data++ = st.tx_bytes;
-	*data++ = st.drops[PACER_DROP_NOT_REDIRECTED];
+	*data++ = st.delayed_packets;
+	*data++ = st.ecn_marked;
+	*data++ = st.not_redirected;
 	*data++ = st.drops[PACER_DROP_QUEUE_LIMIT];
+	*data++ = st.drops[PACER_DROP_MEMORY];
 	*data++ = st.drops[PACER_DROP_REINJECT];
 	*data++ = st.drops[PACER_DROP_FLUSH];
 	*data++ = st.backlog_packets;
@@ -433,4 +568,6 @@ int pacer_device_init(void)
 void pacer_device_exit(void)
 {
 	rtnl_link_unregister(&pacer_link_ops);
+	/* Classes and rules are freed from RCU callbacks in this module. */
+	rcu_barrier();
 }

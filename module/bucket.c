@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pacer: token-bucket arithmetic.
+ *
+ * Tokens are kept in nanoseconds of transmission time at the bucket's rate
+ * (as sch_tbf does), so refilling is a subtraction of timestamps and only
+ * the conversion of a packet's length needs a division.
+ */
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/time64.h>
+
+#include "bucket.h"
+
+/**
+ * pacer_len_to_ns() - time to send @len bytes at @rate
+ * @rate: bits per second, not 0
+ * @len: bytes
+ *
+ * Return: nanoseconds, rounded up so a bucket never runs fast.
+ */
+u64 pacer_len_to_ns(u64 rate, u32 len)
+{
+	return mul_u64_u64_div_u64((u64)len * BITS_PER_BYTE, NSEC_PER_SEC,
+				   rate) + 1;
+}
+
+/**
+ * pacer_ns_to_len() - bytes sent in @ns at @rate
+ * @rate: bits per second
+ * @ns: nanoseconds
+ *
+ * Return: bytes, saturated at U32_MAX.
+ */
+u64 pacer_ns_to_len(u64 rate, u64 ns)
+{
+	u64 len = mul_u64_u64_div_u64(rate, ns, NSEC_PER_SEC * BITS_PER_BYTE);
+
+	return min_t(u64, len, U32_MAX);
+}
+
+/**
+ * pacer_bucket_config() - set a bucket's rate and size
+ * @b: the bucket
+ * @rate: bits per second, 0 for unlimited
+ * @burst: bucket size in bytes
+ * @now: current time, ktime ns
+ *
+ * A change keeps the tokens the bucket has (clamped to its new size), so
+ * changing a class under traffic neither bursts nor stalls it.  A bucket
+ * that was unlimited starts full.
+ */
+void pacer_bucket_config(struct pacer_bucket *b, u64 rate, u32 burst, u64 now)
+{
+	u64 old_rate = b->rate;
+
+	b->rate = rate;
+	if (!rate)
+		return;
+	b->depth = pacer_len_to_ns(rate, burst);
+	if (!old_rate) {
+		b->tokens = b->depth;
+		b->t_c = now;
+	} else if (b->tokens > b->depth) {
+		b->tokens = b->depth;
+	}
+}
+
+/**
+ * pacer_bucket_ready() - earliest time a packet of @len bytes may leave
+ * @b: the bucket; its tokens are brought up to date to @now
+ * @len: bytes the packet is charged
+ * @now: current time, ktime ns
+ *
+ * A packet larger than the bucket needs only a full bucket, so it still
+ * leaves (and leaves the bucket in debt) instead of stalling the class.
+ *
+ * Return: @now if the packet may leave now, else the time it may.
+ */
+u64 pacer_bucket_ready(struct pacer_bucket *b, u32 len, u64 now)
+{
+	s64 need;
+
+	if (!b->rate)
+		return now;
+	if (now > b->t_c) {
+		b->tokens = min_t(s64, b->depth, b->tokens + (s64)(now - b->t_c));
+		b->t_c = now;
+	}
+	need = min_t(s64, pacer_len_to_ns(b->rate, len), b->depth);
+	if (b->tokens >= need)
+		return now;
+	return now + (need - b->tokens);
+}
+
+/**
+ * pacer_bucket_charge() - take a packet's tokens after it was let go
+ * @b: the bucket, brought up to date by pacer_bucket_ready()
+ * @len: bytes the packet is charged
+ */
+void pacer_bucket_charge(struct pacer_bucket *b, u32 len)
+{
+	if (b->rate)
+		b->tokens -= pacer_len_to_ns(b->rate, len);
+}

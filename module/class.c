@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pacer: classes.
+ *
+ * A class is a token bucket (plus an optional ceil bucket) in front of a
+ * fair queue.  Packets always go through the queue; the device's NAPI poll
+ * takes from it whatever the buckets allow and leaves the rest for the
+ * device timer.  All of a class's state, counters included, is under the
+ * class's own lock: the data path takes it anyway, so counters cost no
+ * extra atomics and a reader sees them consistent with the backlog.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/etherdevice.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/slab.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <net/inet_ecn.h>
+
+#include "pacer.h"
+
+#define PACER_FLOWS		1024
+#define PACER_DEFAULT_TARGET_US	5000
+#define PACER_DEFAULT_LIMIT_US	100000
+#define PACER_BURST_TIME_NS	(10 * NSEC_PER_MSEC)
+/* Two 64 KiB GSO packets, so a default bucket never splits one in two. */
+#define PACER_BURST_MIN		(2 * 65536)
+/* An unlimited class queues only while the CPU falls behind. */
+#define PACER_UNLIMITED_LIMIT	(4 << 20)
+#define PACER_CODEL_INTERVAL_NS	(100 * NSEC_PER_MSEC)
+
+/**
+ * pacer_class_cfg_defaults() - the configuration of a new class
+ * @cfg: filled with defaults: unlimited, 100 ms limit, 5 ms target
+ */
+void pacer_class_cfg_defaults(struct pacer_class_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->limit_us = PACER_DEFAULT_LIMIT_US;
+	cfg->target_us = PACER_DEFAULT_TARGET_US;
+}
+
+static u32 pacer_cfg_burst(const struct pacer_class_cfg *cfg)
+{
+	if (cfg->burst || !cfg->rate)
+		return cfg->burst;
+	return max_t(u64, pacer_ns_to_len(cfg->rate, PACER_BURST_TIME_NS),
+		     PACER_BURST_MIN);
+}
+
+static u32 pacer_cfg_limit(const struct pacer_class_cfg *cfg, u32 burst)
+{
+	if (cfg->limit_bytes)
+		return cfg->limit_bytes;
+	if (!cfg->rate)
+		return PACER_UNLIMITED_LIMIT;
+	/* Never below the burst: what may leave at once may also queue. */
+	return max_t(u64, pacer_ns_to_len(cfg->rate,
+					  (u64)cfg->limit_us * NSEC_PER_USEC),
+		     burst);
+}
+
+/**
+ * pacer_class_burst() - the bucket size in use
+ * @cl: the class
+ *
+ * Return: bytes (0 for an unlimited class).
+ */
+u32 pacer_class_burst(const struct pacer_class *cl)
+{
+	return READ_ONCE(cl->burst);
+}
+
+/* Caller holds cl->lock, or owns a class nobody else sees yet. */
+static void __pacer_class_apply(struct pacer_class *cl,
+				const struct pacer_class_cfg *cfg, u64 now)
+{
+	u32 mtu = READ_ONCE(cl->pd->dev->mtu) + ETH_HLEN;
+
+	cl->cfg = *cfg;
+	WRITE_ONCE(cl->burst, pacer_cfg_burst(cfg));
+	cl->limit = pacer_cfg_limit(cfg, cl->burst);
+	cl->codel.target = (u64)cfg->target_us * NSEC_PER_USEC;
+	cl->codel.interval = PACER_CODEL_INTERVAL_NS;
+	cl->codel.mtu = mtu;
+	pacer_bucket_config(&cl->bucket, cfg->rate, cl->burst, now);
+	/* The ceil bucket holds one packet: ceil bounds back-to-back bursts. */
+	pacer_bucket_config(&cl->peak, cfg->ceil, mtu, now);
+}
+
+/**
+ * pacer_class_create() - allocate a class
+ * @pd: the device
+ * @id: its id
+ * @cfg: its configuration, already validated
+ *
+ * Context: process context, may sleep.
+ * Return: the class with one reference (the caller's, for the class
+ * table), or NULL on allocation failure.
+ */
+struct pacer_class *pacer_class_create(struct pacer_dev *pd, u16 id,
+				       const struct pacer_class_cfg *cfg)
+{
+	u32 quantum = READ_ONCE(pd->dev->mtu) + ETH_HLEN;
+	struct pacer_class *cl;
+
+	cl = kzalloc(sizeof(*cl), GFP_KERNEL);
+	if (!cl)
+		return NULL;
+	if (pacer_queue_init(&cl->queue, PACER_FLOWS, quantum)) {
+		kfree(cl);
+		return NULL;
+	}
+	cl->pd = pd;
+	cl->id = id;
+	spin_lock_init(&cl->lock);
+	INIT_LIST_HEAD(&cl->active_node);
+	refcount_set(&cl->refcnt, 1);
+	__pacer_class_apply(cl, cfg, ktime_get_ns());
+	return cl;
+}
+
+/**
+ * pacer_class_apply() - change a class's configuration
+ * @cl: the class
+ * @cfg: the new configuration, already validated
+ *
+ * Queued packets stay queued in their order; the buckets keep their
+ * tokens.  The device is kicked so a faster rate takes effect at once.
+ */
+void pacer_class_apply(struct pacer_class *cl,
+		       const struct pacer_class_cfg *cfg)
+{
+	spin_lock_bh(&cl->lock);
+	__pacer_class_apply(cl, cfg, ktime_get_ns());
+	spin_unlock_bh(&cl->lock);
+	pacer_dev_kick(cl->pd);
+}
+
+static void pacer_class_free_rcu(struct rcu_head *head)
+{
+	struct pacer_class *cl = container_of(head, struct pacer_class, rcu);
+
+	pacer_queue_destroy(&cl->queue);
+	kfree(cl);
+}
+
+/**
+ * pacer_class_put() - drop a reference; the last one frees the class after
+ *	an RCU grace period
+ * @cl: the class
+ */
+void pacer_class_put(struct pacer_class *cl)
+{
+	if (refcount_dec_and_test(&cl->refcnt))
+		call_rcu(&cl->rcu, pacer_class_free_rcu);
+}
+
+/* Caller holds cl->lock; @skb is freed by the caller after unlocking. */
+static void pacer_class_count_drop(struct pacer_class *cl, struct sk_buff *skb,
+				   enum pacer_drop_reason reason)
+{
+	cl->stats.dropped_packets++;
+	cl->stats.dropped_bytes += skb->len;
+	cl->stats.drops[reason]++;
+	pacer_dev_count_drop(cl->pd, reason);
+}
+
+/* Caller holds cl->lock: a dequeued packet no longer holds device memory. */
+static void pacer_class_unqueue(struct pacer_class *cl, struct sk_buff *skb)
+{
+	percpu_counter_sub(&cl->pd->mem, skb->truesize);
+}
+
+/*
+ * What the buckets are charged for a packet: its length at the device,
+ * plus the headers of every segment a GSO packet will become, each segment
+ * adjusted by overhead and raised to mpu (as qdisc_pkt_len_init and the
+ * size tables do it).
+ */
+static u32 pacer_charge_len(const struct sk_buff *skb,
+			    const struct pacer_class_cfg *cfg)
+{
+	const struct skb_shared_info *shinfo = skb_shinfo(skb);
+	u32 segs = 1, len = skb->len;
+	s64 charge;
+
+	if (shinfo->gso_size && skb_transport_header_was_set(skb)) {
+		u32 hdr_len = skb_transport_header(skb) - skb_mac_header(skb);
+
+		if (shinfo->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6)) {
+			struct tcphdr _th;
+			const struct tcphdr *th;
+
+			th = skb_header_pointer(skb, skb_transport_offset(skb),
+						sizeof(_th), &_th);
+			if (th)
+				hdr_len += __tcp_hdrlen(th);
+		} else if (shinfo->gso_type & SKB_GSO_UDP_L4) {
+			hdr_len += sizeof(struct udphdr);
+		}
+		if (skb->len > hdr_len) {
+			segs = DIV_ROUND_UP(skb->len - hdr_len,
+					    shinfo->gso_size);
+			len += (segs - 1) * hdr_len;
+		}
+	}
+
+	charge = (s64)len + (s64)segs * cfg->overhead;
+	charge = max_t(s64, charge, (s64)segs * cfg->mpu);
+	return clamp_t(s64, charge, 1, U32_MAX);
+}
+
+static u64 pacer_class_ready(struct pacer_class *cl, u32 charge, u64 now)
+{
+	return max(pacer_bucket_ready(&cl->bucket, charge, now),
+		   pacer_bucket_ready(&cl->peak, charge, now));
+}
+
+/* Queue one packet (or one segment of a split GSO packet). */
+static void pacer_class_enqueue_one(struct pacer_class *cl,
+				    struct sk_buff *skb)
+{
+	struct pacer_dev *pd = cl->pd;
+	struct pacer_skb_cb *cb = pacer_skb_cb(skb);
+	struct sk_buff *victims = NULL, *victim;
+	/*
+	 * Hash the flow keys ourselves: skb->hash follows the socket's
+	 * txhash, which TCP changes on retransmits, and a flow split over
+	 * two buckets would be reordered by DRR.
+	 */
+	u32 hash = skb_get_hash_perturb(skb, &pd->flow_key);
+	u64 now = ktime_get_ns();
+	bool wake = false;
+
+	pacer_dev_count_rx(pd, skb->len);
+	spin_lock(&cl->lock);
+	cl->stats.rx_packets++;
+	cl->stats.rx_bytes += skb->len;
+
+	if (unlikely(cl->dead)) {
+		pacer_class_count_drop(cl, skb, PACER_DROP_FLUSH);
+		goto drop;
+	}
+	if (unlikely(percpu_counter_read(&pd->mem) + skb->truesize >
+		     PACER_MEM_LIMIT)) {
+		pacer_class_count_drop(cl, skb, PACER_DROP_MEMORY);
+		goto drop;
+	}
+
+	cb->enqueue_ns = now;
+	cb->ecn_marked = false;
+	cb->charge = pacer_charge_len(skb, &cl->cfg);
+	cb->delayed = cl->queue.backlog_packets ||
+		      pacer_class_ready(cl, cb->charge, now) > now;
+
+	/* Make room at the expense of whichever flow built the backlog. */
+	while (cl->queue.backlog_packets &&
+	       (cl->queue.backlog_bytes + skb->len > cl->limit ||
+		cl->queue.backlog_packets >= READ_ONCE(pd->dev->tx_queue_len))) {
+		victim = pacer_queue_take_fattest(&cl->queue);
+		pacer_class_unqueue(cl, victim);
+		pacer_class_count_drop(cl, victim, PACER_DROP_QUEUE_LIMIT);
+		victim->next = victims;
+		victims = victim;
+	}
+
+	pacer_queue_add(&cl->queue, skb, hash);
+	percpu_counter_add(&pd->mem, skb->truesize);
+	if (cl->queue.backlog_bytes > cl->stats.backlog_peak_bytes)
+		cl->stats.backlog_peak_bytes = cl->queue.backlog_bytes;
+	if (!test_and_set_bit(0, &cl->scheduled)) {
+		/* Safe: not dead, so the class table still holds a ref. */
+		refcount_inc(&cl->refcnt);
+		wake = true;
+	}
+	spin_unlock(&cl->lock);
+
+	kfree_skb_list(victims);
+	if (wake)
+		llist_add(&cl->wake_node, &pd->wake);
+	/*
+	 * Poll on every arrival, as a qdisc is run on every enqueue: packets
+	 * due since the timer was armed leave now, not when softirq load
+	 * lets the timer run.  Cheap when the NAPI context is scheduled.
+	 */
+	pacer_dev_kick(pd);
+	return;
+
+drop:
+	spin_unlock(&cl->lock);
+	kfree_skb(skb);
+}
+
+/**
+ * pacer_class_enqueue() - queue a packet in its class
+ * @cl: the class, found under RCU
+ * @skb: the packet; consumed
+ *
+ * A rate-limited class splits GSO packets into their segments, as cake
+ * does below gigabit rates: the segments are paced one by one, DRR serves
+ * flows at MTU granularity, and a limit drop costs a TCP sender one
+ * segment instead of up to 45.
+ *
+ * Context: BH disabled (the device's xmit).
+ */
+void pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb)
+{
+	struct sk_buff *segs, *seg, *next;
+
+	if (!skb_is_gso(skb) || !READ_ONCE(cl->cfg.rate)) {
+		pacer_class_enqueue_one(cl, skb);
+		return;
+	}
+
+	segs = skb_gso_segment(skb, netif_skb_features(skb) &
+				    ~NETIF_F_GSO_MASK);
+	if (IS_ERR_OR_NULL(segs)) {
+		/* Not splittable: pace it whole, charged as its segments. */
+		pacer_class_enqueue_one(cl, skb);
+		return;
+	}
+	consume_skb(skb);
+	skb_list_walk_safe(segs, seg, next) {
+		skb_mark_not_on_list(seg);
+		pacer_class_enqueue_one(cl, seg);
+	}
+}
+
+static unsigned int pacer_hist_bucket(u64 sojourn_ns)
+{
+	u64 us = DIV_ROUND_UP_ULL(sojourn_ns, NSEC_PER_USEC);
+
+	if (us <= 1)
+		return 0;
+	return min_t(unsigned int, fls64(us - 1), PACER_HIST_BUCKETS - 1);
+}
+
+/* Caller holds cl->lock. */
+static void pacer_class_count_tx(struct pacer_class *cl, struct sk_buff *skb,
+				 u64 sojourn)
+{
+	struct pacer_class_stats *st = &cl->stats;
+
+	st->tx_packets++;
+	st->tx_bytes += skb->len;
+	if (pacer_skb_cb(skb)->delayed) {
+		st->delayed_packets++;
+		st->delayed_bytes += skb->len;
+	}
+	st->delay_ns_total += sojourn;
+	if (sojourn > st->delay_ns_max)
+		st->delay_ns_max = sojourn;
+	st->hist[pacer_hist_bucket(sojourn)]++;
+}
+
+/**
+ * pacer_class_dequeue() - take the packets the buckets let go now
+ * @cl: the class, on the device's active list
+ * @now: current time, ktime ns
+ * @budget: at most this many packets
+ * @batch: packets to re-inject are added here, ready (see
+ *	pacer_reinject_prepare())
+ * @next: set to when the class's next packet is due, if one waits for
+ *	tokens; left alone otherwise
+ * @idle: set if the class is left empty: it is then no longer scheduled
+ *	and the caller must take it off the active list and drop the list's
+ *	reference
+ *
+ * Context: the device's NAPI poll.
+ *
+ * Return: packets added to @batch.
+ */
+int pacer_class_dequeue(struct pacer_class *cl, u64 now, int budget,
+			struct sk_buff_head *batch, u64 *next, bool *idle)
+{
+	u64 horizon = now + PACER_TIMER_SLACK_NS;
+	struct sk_buff *gone = NULL;
+	struct pacer_flow *flow;
+	struct sk_buff *skb;
+	int done = 0;
+
+	spin_lock(&cl->lock);
+	while (done < budget &&
+	       (skb = pacer_queue_peek(&cl->queue, &flow))) {
+		struct pacer_skb_cb *cb = pacer_skb_cb(skb);
+		u64 due = pacer_class_ready(cl, cb->charge, horizon);
+		u64 sojourn;
+
+		if (due > horizon) {
+			*next = due;
+			break;
+		}
+		pacer_bucket_charge(&cl->bucket, cb->charge);
+		pacer_bucket_charge(&cl->peak, cb->charge);
+		pacer_queue_take(&cl->queue, flow);
+		pacer_class_unqueue(cl, skb);
+
+		sojourn = now > cb->enqueue_ns ? now - cb->enqueue_ns : 0;
+		cb->ecn_marked = false;
+		if (pacer_codel_should_mark(flow, &cl->codel, sojourn, now) &&
+		    INET_ECN_set_ce(skb)) {
+			cb->ecn_marked = true;
+			cl->stats.ecn_marked++;
+		}
+
+		if (unlikely(!pacer_reinject_prepare(cl->pd, skb))) {
+			pacer_class_count_drop(cl, skb, PACER_DROP_REINJECT);
+			skb->next = gone;
+			gone = skb;
+			continue;
+		}
+		pacer_class_count_tx(cl, skb, sojourn);
+		__skb_queue_tail(batch, skb);
+		done++;
+	}
+	*idle = !cl->queue.backlog_packets;
+	if (*idle)
+		clear_bit(0, &cl->scheduled);
+	spin_unlock(&cl->lock);
+
+	kfree_skb_list(gone);
+	return done;
+}
+
+/**
+ * pacer_class_flush() - drop every queued packet, counted as flush
+ * @cl: the class
+ *
+ * Context: process context (class deletion, device going down).
+ */
+void pacer_class_flush(struct pacer_class *cl)
+{
+	struct sk_buff *flushed = NULL, *skb;
+
+	spin_lock_bh(&cl->lock);
+	while ((skb = pacer_queue_take_any(&cl->queue))) {
+		pacer_class_unqueue(cl, skb);
+		pacer_class_count_drop(cl, skb, PACER_DROP_FLUSH);
+		skb->next = flushed;
+		flushed = skb;
+	}
+	spin_unlock_bh(&cl->lock);
+	kfree_skb_list(flushed);
+}
+
+/**
+ * pacer_class_delete() - make a class unreachable and drop its backlog
+ * @cl: the class, already removed from the class table
+ *
+ * Context: process context, RTNL held.  Drops the table's reference.
+ */
+void pacer_class_delete(struct pacer_class *cl)
+{
+	spin_lock_bh(&cl->lock);
+	cl->dead = true;
+	spin_unlock_bh(&cl->lock);
+	pacer_class_flush(cl);
+	pacer_class_put(cl);
+}
+
+/**
+ * pacer_class_read() - a consistent copy of a class's state
+ * @cl: the class
+ * @cfg: filled with the configuration
+ * @st: filled with the counters
+ * @backlog_packets: set to packets queued
+ * @backlog_bytes: set to bytes queued
+ */
+void pacer_class_read(struct pacer_class *cl, struct pacer_class_cfg *cfg,
+		      struct pacer_class_stats *st, u64 *backlog_packets,
+		      u64 *backlog_bytes)
+{
+	spin_lock_bh(&cl->lock);
+	*cfg = cl->cfg;
+	*st = cl->stats;
+	*backlog_packets = cl->queue.backlog_packets;
+	*backlog_bytes = cl->queue.backlog_bytes;
+	spin_unlock_bh(&cl->lock);
+}
+
+/**
+ * pacer_class_reset_stats() - zero a class's counters
+ * @cl: the class
+ *
+ * Packets still queued count as arrived after the reset, so that
+ * rx = tx + dropped + backlog keeps holding.
+ */
+void pacer_class_reset_stats(struct pacer_class *cl)
+{
+	spin_lock_bh(&cl->lock);
+	memset(&cl->stats, 0, sizeof(cl->stats));
+	cl->stats.rx_packets = cl->queue.backlog_packets;
+	cl->stats.rx_bytes = cl->queue.backlog_bytes;
+	cl->stats.backlog_peak_bytes = cl->queue.backlog_bytes;
+	spin_unlock_bh(&cl->lock);
+}

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pacer: classification.
+ *
+ * A packet goes to the class of the first rule (in pref order) that
+ * matches it; failing that, to the class that skb->priority names (its
+ * minor number, as tc prints a classid), so "tc ... action skbedit
+ * priority" can steer packets; failing that, to the default class 0.
+ * Headers are read with the kernel's flow dissector, once per packet and
+ * only when a rule needs them.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/percpu.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <net/flow_dissector.h>
+#include <linux/inetdevice.h>
+#include <net/ipv6.h>
+
+#include "classify.h"
+#include "pacer.h"
+
+static bool pacer_prefix_match(const struct pacer_rule *r,
+			       const struct flow_keys *keys, bool src)
+{
+	const struct in6_addr *prefix = src ? &r->src : &r->dst;
+	u8 plen = src ? r->src_plen : r->dst_plen;
+
+	if (r->family == AF_INET) {
+		__be32 addr;
+
+		if (keys->control.addr_type != FLOW_DISSECTOR_KEY_IPV4_ADDRS)
+			return false;
+		addr = src ? keys->addrs.v4addrs.src : keys->addrs.v4addrs.dst;
+		return !((addr ^ prefix->s6_addr32[0]) & inet_make_mask(plen));
+	}
+	if (keys->control.addr_type != FLOW_DISSECTOR_KEY_IPV6_ADDRS)
+		return false;
+	return ipv6_prefix_equal(src ? &keys->addrs.v6addrs.src :
+				       &keys->addrs.v6addrs.dst, prefix, plen);
+}
+
+static bool pacer_rule_match(const struct pacer_rule *r,
+			     const struct sk_buff *skb,
+			     const struct flow_keys *keys)
+{
+	u16 port;
+
+	if ((r->match & PACER_MATCH_SRC) && !pacer_prefix_match(r, keys, true))
+		return false;
+	if ((r->match & PACER_MATCH_DST) && !pacer_prefix_match(r, keys, false))
+		return false;
+	if ((r->match & PACER_MATCH_PROTO) && keys->basic.ip_proto != r->proto)
+		return false;
+	if (r->match & PACER_MATCH_SPORT) {
+		port = ntohs(keys->ports.src);
+		if (port < r->sport_min || port > r->sport_max)
+			return false;
+	}
+	if (r->match & PACER_MATCH_DPORT) {
+		port = ntohs(keys->ports.dst);
+		if (port < r->dport_min || port > r->dport_max)
+			return false;
+	}
+	if ((r->match & PACER_MATCH_MARK) &&
+	    (skb->mark & r->mark_mask) != r->mark)
+		return false;
+	if ((r->match & PACER_MATCH_PRIO) && skb->priority != r->prio)
+		return false;
+	return true;
+}
+
+/**
+ * pacer_classify() - the class a packet goes to
+ * @pd: the device
+ * @skb: the packet, data at the Ethernet header
+ *
+ * Context: RCU read side (the device's xmit).
+ * Return: the class, or NULL while the device is being torn down.
+ */
+struct pacer_class *pacer_classify(struct pacer_dev *pd, struct sk_buff *skb)
+{
+	const struct pacer_rules *rules = rcu_dereference_bh(pd->rules);
+	struct pacer_class *cl;
+	struct flow_keys keys;
+	bool dissected = false;
+	unsigned int i;
+
+	for (i = 0; rules && i < rules->n; i++) {
+		struct pacer_rule *r = rules->rule[i];
+
+		if ((r->match & PACER_MATCH_KEYS) && !dissected) {
+			skb_flow_dissect_flow_keys(skb, &keys, 0);
+			dissected = true;
+		}
+		if (!pacer_rule_match(r, skb, &keys))
+			continue;
+		cl = xa_load(&pd->classes, r->class_id);
+		if (likely(cl)) {
+			this_cpu_inc(*r->matches);
+			return cl;
+		}
+	}
+
+	if (skb->priority && TC_H_MIN(skb->priority)) {
+		cl = xa_load(&pd->classes, TC_H_MIN(skb->priority));
+		if (cl)
+			return cl;
+	}
+	return xa_load(&pd->classes, PACER_CLASS_DEFAULT);
+}
+
+/**
+ * pacer_rule_alloc() - a rule with no criteria and its counter
+ *
+ * Context: process context, may sleep.
+ * Return: the rule or NULL.
+ */
+struct pacer_rule *pacer_rule_alloc(void)
+{
+	struct pacer_rule *rule = kzalloc(sizeof(*rule), GFP_KERNEL);
+
+	if (!rule)
+		return NULL;
+	rule->matches = alloc_percpu(u64);
+	if (!rule->matches) {
+		kfree(rule);
+		return NULL;
+	}
+	return rule;
+}
+
+static void pacer_rule_free_rcu(struct rcu_head *head)
+{
+	struct pacer_rule *rule = container_of(head, struct pacer_rule, rcu);
+
+	free_percpu(rule->matches);
+	kfree(rule);
+}
+
+/**
+ * pacer_rule_free() - free a rule after an RCU grace period
+ * @rule: a rule no longer in the device's rules
+ */
+void pacer_rule_free(struct pacer_rule *rule)
+{
+	call_rcu(&rule->rcu, pacer_rule_free_rcu);
+}
+
+/**
+ * pacer_rule_matches() - packets a rule classified
+ * @rule: the rule
+ *
+ * Return: the sum of the per-CPU counters.
+ */
+u64 pacer_rule_matches(const struct pacer_rule *rule)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *per_cpu_ptr(rule->matches, cpu);
+	return sum;
+}
+
+static struct pacer_rules *pacer_rules_alloc(unsigned int n)
+{
+	struct pacer_rules *rules;
+
+	rules = kzalloc(struct_size(rules, rule, n), GFP_KERNEL);
+	if (rules)
+		rules->n = n;
+	return rules;
+}
+
+static void pacer_rules_replace(struct pacer_dev *pd, struct pacer_rules *new)
+{
+	struct pacer_rules *old = rtnl_dereference(pd->rules);
+
+	rcu_assign_pointer(pd->rules, new);
+	if (old)
+		kfree_rcu(old, rcu);
+}
+
+/**
+ * pacer_rules_insert() - add a rule in pref order
+ * @pd: the device
+ * @rule: the rule; a pref of 0 means one past the highest in use
+ * @extack: for the rejection message
+ *
+ * Context: RTNL held.
+ * Return: 0, -EEXIST if the pref is taken, or -ENOMEM.
+ */
+int pacer_rules_insert(struct pacer_dev *pd, struct pacer_rule *rule,
+		       struct netlink_ext_ack *extack)
+{
+	struct pacer_rules *old = rtnl_dereference(pd->rules), *new;
+	unsigned int n = old ? old->n : 0, i, pos;
+
+	if (!rule->pref)
+		rule->pref = n ? old->rule[n - 1]->pref + 1 : 1;
+	for (pos = 0; pos < n && old->rule[pos]->pref < rule->pref; pos++)
+		;
+	if (pos < n && old->rule[pos]->pref == rule->pref) {
+		NL_SET_ERR_MSG_MOD(extack, "a rule with this pref exists");
+		return -EEXIST;
+	}
+
+	new = pacer_rules_alloc(n + 1);
+	if (!new)
+		return -ENOMEM;
+	for (i = 0; i < pos; i++)
+		new->rule[i] = old->rule[i];
+	new->rule[pos] = rule;
+	for (i = pos; i < n; i++)
+		new->rule[i + 1] = old->rule[i];
+	pacer_rules_replace(pd, new);
+	return 0;
+}
+
+/**
+ * pacer_rules_remove() - take a rule out of the device's rules
+ * @pd: the device
+ * @pref: the rule's pref
+ *
+ * Context: RTNL held.
+ * Return: the rule (the caller frees it with pacer_rule_free()), NULL if
+ * there is none with @pref, or an ERR_PTR on allocation failure.
+ */
+struct pacer_rule *pacer_rules_remove(struct pacer_dev *pd, u32 pref)
+{
+	struct pacer_rules *old = rtnl_dereference(pd->rules), *new = NULL;
+	unsigned int n = old ? old->n : 0, i, pos;
+	struct pacer_rule *rule;
+
+	for (pos = 0; pos < n && old->rule[pos]->pref != pref; pos++)
+		;
+	if (pos == n)
+		return NULL;
+	rule = old->rule[pos];
+
+	if (n > 1) {
+		new = pacer_rules_alloc(n - 1);
+		if (!new)
+			return ERR_PTR(-ENOMEM);
+		for (i = 0; i < n; i++)
+			if (i != pos)
+				new->rule[i < pos ? i : i - 1] = old->rule[i];
+	}
+	pacer_rules_replace(pd, new);
+	return rule;
+}
+
+/**
+ * pacer_rules_find_class() - a rule that sends packets to a class
+ * @pd: the device
+ * @class_id: the class
+ *
+ * Context: RTNL held.
+ * Return: the first such rule, or NULL.
+ */
+const struct pacer_rule *pacer_rules_find_class(struct pacer_dev *pd,
+						u16 class_id)
+{
+	const struct pacer_rules *rules = rtnl_dereference(pd->rules);
+	unsigned int i;
+
+	for (i = 0; rules && i < rules->n; i++)
+		if (rules->rule[i]->class_id == class_id)
+			return rules->rule[i];
+	return NULL;
+}
+
+/**
+ * pacer_rules_free() - free all rules of a device being destroyed
+ * @pd: the device
+ */
+void pacer_rules_free(struct pacer_dev *pd)
+{
+	struct pacer_rules *rules = rcu_dereference_protected(pd->rules, 1);
+	unsigned int i;
+
+	RCU_INIT_POINTER(pd->rules, NULL);
+	if (!rules)
+		return;
+	for (i = 0; i < rules->n; i++)
+		pacer_rule_free(rules->rule[i]);
+	kfree_rcu(rules, rcu);
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pacer: a class's queue: flows served by deficit round robin, new flows
+ * ahead of old ones, with a CoDel control law that marks ECN-capable
+ * packets instead of dropping them.  The caller holds the class lock.
+ */
+#ifndef _PACER_QUEUE_H
+#define _PACER_QUEUE_H
+
+#include <linux/list.h>
+#include <linux/skbuff.h>
+#include <linux/types.h>
+
+/**
+ * struct pacer_skb_cb - what pacer remembers of a packet while it waits
+ * @enqueue_ns: arrival time, ktime ns
+ * @charge: bytes charged to the token buckets (segments, overhead, mpu)
+ * @delayed: could not leave on arrival (no tokens, or packets ahead)
+ * @ecn_marked: marked CE on its way out
+ */
+struct pacer_skb_cb {
+	u64 enqueue_ns;
+	u32 charge;
+	bool delayed;
+	bool ecn_marked;
+};
+
+static inline struct pacer_skb_cb *pacer_skb_cb(const struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct pacer_skb_cb) > sizeof(skb->cb));
+	return (struct pacer_skb_cb *)skb->cb;
+}
+
+/**
+ * struct pacer_flow - one hash bucket of a class's queue
+ * @head: oldest packet
+ * @tail: newest packet
+ * @node: on the queue's new or old list while it has a turn
+ * @deficit: bytes it may still send in this round
+ * @backlog: bytes queued
+ * @first_above: CoDel: when sojourn has been above target for an interval
+ * @mark_next: CoDel: when to mark next while marking
+ * @count: CoDel: marks in this marking state
+ * @last_count: CoDel: @count when the previous marking state ended
+ * @marking: CoDel: in the marking state
+ */
+struct pacer_flow {
+	struct sk_buff *head;
+	struct sk_buff *tail;
+	struct list_head node;
+	s32 deficit;
+	u32 backlog;
+	u64 first_above;
+	u64 mark_next;
+	u32 count;
+	u32 last_count;
+	bool marking;
+};
+
+/**
+ * struct pacer_queue - the flows of one class
+ * @flows: hash buckets
+ * @nflows: number of @flows
+ * @quantum: bytes a flow may send per round
+ * @new_flows: flows that just became active; served first
+ * @old_flows: the others
+ * @backlog_packets: packets queued
+ * @backlog_bytes: bytes queued
+ */
+struct pacer_queue {
+	struct pacer_flow *flows;
+	u32 nflows;
+	u32 quantum;
+	struct list_head new_flows;
+	struct list_head old_flows;
+	u32 backlog_packets;
+	u64 backlog_bytes;
+};
+
+/**
+ * struct pacer_codel - parameters of the marking control law
+ * @target: sojourn above which packets are candidates for marking, ns
+ * @interval: how long sojourn must stay above @target, ns
+ * @mtu: a flow with at most this many bytes queued is never marked
+ */
+struct pacer_codel {
+	u64 target;
+	u64 interval;
+	u32 mtu;
+};
+
+int pacer_queue_init(struct pacer_queue *q, u32 nflows, u32 quantum);
+void pacer_queue_destroy(struct pacer_queue *q);
+void pacer_queue_add(struct pacer_queue *q, struct sk_buff *skb, u32 hash);
+struct sk_buff *pacer_queue_peek(struct pacer_queue *q,
+				 struct pacer_flow **flowp);
+struct sk_buff *pacer_queue_take(struct pacer_queue *q,
+				 struct pacer_flow *flow);
+struct sk_buff *pacer_queue_take_fattest(struct pacer_queue *q);
+struct sk_buff *pacer_queue_take_any(struct pacer_queue *q);
+bool pacer_codel_should_mark(struct pacer_flow *flow,
+			     const struct pacer_codel *p, u64 sojourn, u64 now);
+
+#endif /* _PACER_QUEUE_H */
