@@ -44,10 +44,15 @@ void pacer_class_cfg_defaults(struct pacer_class_cfg *cfg)
 
 static u32 pacer_cfg_burst(const struct pacer_class_cfg *cfg)
 {
+	u64 burst;
+
 	if (cfg->burst || !cfg->rate)
 		return cfg->burst;
-	return max_t(u64, pacer_ns_to_len(cfg->rate, PACER_BURST_TIME_NS),
-		     PACER_BURST_MIN);
+	burst = max_t(u64, pacer_ns_to_len(cfg->rate, PACER_BURST_TIME_NS),
+		      PACER_BURST_MIN);
+	/* At very low rates, no more than a user could have asked for. */
+	return min_t(u64, burst,
+		     pacer_ns_to_len(cfg->rate, PACER_BURST_TIME_MAX_NS));
 }
 
 static u32 pacer_cfg_limit(const struct pacer_class_cfg *cfg, u32 burst)

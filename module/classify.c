@@ -48,6 +48,10 @@ static bool pacer_rule_match(const struct pacer_rule *r,
 {
 	u16 port;
 
+	if ((r->match & PACER_MATCH_FAMILY) &&
+	    keys->basic.n_proto != htons(r->family == AF_INET ? ETH_P_IP :
+							       ETH_P_IPV6))
+		return false;
 	if ((r->match & PACER_MATCH_SRC) && !pacer_prefix_match(r, keys, true))
 		return false;
 	if ((r->match & PACER_MATCH_DST) && !pacer_prefix_match(r, keys, false))
@@ -179,6 +183,11 @@ static void pacer_rules_replace(struct pacer_dev *pd, struct pacer_rules *new)
 {
 	struct pacer_rules *old = rtnl_dereference(pd->rules);
 
+	/* Never 0: a dump treats generation 0 as "not started". */
+	if (++pd->rules_gen == 0)
+		pd->rules_gen = 1;
+	if (new)
+		new->gen = pd->rules_gen;
 	rcu_assign_pointer(pd->rules, new);
 	if (old)
 		kfree_rcu(old, rcu);
@@ -199,8 +208,14 @@ int pacer_rules_insert(struct pacer_dev *pd, struct pacer_rule *rule,
 	struct pacer_rules *old = rtnl_dereference(pd->rules), *new;
 	unsigned int n = old ? old->n : 0, i, pos;
 
-	if (!rule->pref)
+	if (!rule->pref) {
+		if (n && old->rule[n - 1]->pref == U32_MAX) {
+			NL_SET_ERR_MSG_MOD(extack,
+					   "no pref is left after the highest in use: give one");
+			return -ERANGE;
+		}
 		rule->pref = n ? old->rule[n - 1]->pref + 1 : 1;
+	}
 	for (pos = 0; pos < n && old->rule[pos]->pref < rule->pref; pos++)
 		;
 	if (pos < n && old->rule[pos]->pref == rule->pref) {

@@ -19,10 +19,11 @@ struct pacer_dev;
 #define PACER_MATCH_DPORT	BIT(4)
 #define PACER_MATCH_MARK	BIT(5)
 #define PACER_MATCH_PRIO	BIT(6)
+#define PACER_MATCH_FAMILY	BIT(7)
 /* Criteria that need the flow dissector. */
 #define PACER_MATCH_KEYS	(PACER_MATCH_SRC | PACER_MATCH_DST | \
 				 PACER_MATCH_PROTO | PACER_MATCH_SPORT | \
-				 PACER_MATCH_DPORT)
+				 PACER_MATCH_DPORT | PACER_MATCH_FAMILY)
 
 /**
  * struct pacer_rule - one classification rule
@@ -69,11 +70,13 @@ struct pacer_rule {
 /**
  * struct pacer_rules - a device's rules, replaced whole on every change
  * @rcu: frees the array after readers are done
+ * @gen: changes with every change, so a dump can tell it was interrupted
  * @n: number of rules
  * @rule: the rules in @pref order
  */
 struct pacer_rules {
 	struct rcu_head rcu;
+	u32 gen;
 	unsigned int n;
 	struct pacer_rule *rule[];
 };

@@ -24,7 +24,6 @@
 #define PACER_RATE_MIN		1000ULL			/* 1kbit */
 #define PACER_RATE_MAX		10000000000000ULL	/* 10tbit */
 #define PACER_BURST_MAX		SZ_1G
-#define PACER_BURST_TIME_MAX	(1000ULL * NSEC_PER_SEC)
 #define PACER_LIMIT_US_MAX	10000000U
 #define PACER_LIMIT_BYTES_MIN	1024U
 #define PACER_LIMIT_BYTES_MAX	SZ_1G
@@ -283,7 +282,7 @@ static int pacer_nl_put_hist(struct sk_buff *msg,
 	if (!nest)
 		return -EMSGSIZE;
 	for (i = 0; i < PACER_HIST_BUCKETS; i++)
-		if (pacer_nl_put_u64(msg, i + 1, st->hist[i], PACER_STATS_A_PAD))
+		if (pacer_nl_put_u64(msg, i + 1, st->hist[i], PACER_ARRAY_PAD))
 			goto cancel;
 	nla_nest_end(msg, nest);
 	return 0;
@@ -302,7 +301,7 @@ static int pacer_nl_put_drops(struct sk_buff *msg,
 		return -EMSGSIZE;
 	for (reason = 1; reason <= PACER_DROP_MAX; reason++)
 		if (pacer_nl_put_u64(msg, reason, st->drops[reason],
-				     PACER_STATS_A_PAD))
+				     PACER_ARRAY_PAD))
 			goto cancel;
 	nla_nest_end(msg, nest);
 	return 0;
@@ -494,7 +493,7 @@ static int pacer_nl_class_precheck(struct nlattr **tb,
 		}
 	}
 	if (cfg->rate && cfg->burst &&
-	    pacer_len_to_ns(cfg->rate, cfg->burst) > PACER_BURST_TIME_MAX) {
+	    pacer_len_to_ns(cfg->rate, cfg->burst) > PACER_BURST_TIME_MAX_NS) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[PACER_CLASS_A_BURST] ?:
 				    tb[PACER_CLASS_A_RATE],
 				    "burst must take at most 1000s at rate");
@@ -949,6 +948,7 @@ static int pacer_nl_rule_precheck(struct nlattr **tb, struct pacer_rule *r,
 					    "family must be AF_INET or AF_INET6");
 			return -EINVAL;
 		}
+		r->match |= PACER_MATCH_FAMILY;
 	}
 	err = pacer_nl_rule_prefix(tb, PACER_RULE_A_SRC, PACER_RULE_A_SRC_PLEN,
 				   r, extack);
@@ -1145,11 +1145,13 @@ static int pacer_nl_rule_get_dumpit(struct sk_buff *skb,
 		goto out;
 	}
 	rules = rcu_dereference(((struct pacer_dev *)netdev_priv(dev))->rules);
+	/* Every change makes a new array with a new generation. */
+	cb->seq = rules ? rules->gen : 0;
 	for (i = cb->args[0]; rules && i < rules->n; i++) {
 		if (pacer_nl_fill_rule(skb, dev, rules->rule[i],
 				       NETLINK_CB(cb->skb).portid,
 				       cb->nlh->nlmsg_seq, NLM_F_MULTI,
-				       PACER_CMD_RULE_GET, NULL))
+				       PACER_CMD_RULE_GET, cb))
 			break;
 		cb->args[0] = i + 1;
 	}

@@ -24,6 +24,8 @@
 
 /* Packets due within this much of a timer's expiry leave with it. */
 #define PACER_TIMER_SLACK_NS	(20 * NSEC_PER_USEC)
+/* The longest burst a class may have, as time at its rate. */
+#define PACER_BURST_TIME_MAX_NS	(1000ULL * NSEC_PER_SEC)
 /* Bytes queued in all classes of a device together, by skb truesize. */
 #define PACER_MEM_LIMIT		(64 << 20)
 
@@ -178,6 +180,7 @@ struct pacer_rules;
  * @timer: wakes @napi when the earliest waiting packet is due
  * @classes: classes by id; RCU readers, writers under RTNL
  * @rules: classification rules in evaluation order; RCU, writers under RTNL
+ * @rules_gen: generation of @rules, under RTNL
  * @wake: classes that just got packets; any CPU adds, @napi takes
  * @active: classes with packets; owned by @napi (and by ndo_stop once
  *	@napi is disabled)
@@ -191,6 +194,7 @@ struct pacer_dev {
 	struct hrtimer timer;
 	struct xarray classes;
 	struct pacer_rules __rcu *rules;
+	u32 rules_gen;
 	struct llist_head wake;
 	struct list_head active;
 	struct percpu_counter mem;

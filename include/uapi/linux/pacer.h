@@ -187,6 +187,8 @@ enum pacer_class_attr {
 
 /* Sojourn histogram: bucket i counts sojourns up to 2^i us, the last more. */
 #define PACER_HIST_BUCKETS	21
+/* Padding inside PACER_STATS_A_DELAY_HIST and PACER_STATS_A_DROPS. */
+#define PACER_ARRAY_PAD		1024
 
 /**
  * enum pacer_stats_attr - counters of a class, all u64
@@ -202,10 +204,11 @@ enum pacer_class_attr {
  * @PACER_STATS_A_DELAY_NS_TOTAL: sum of the sojourn of re-injected packets
  * @PACER_STATS_A_DELAY_NS_MAX: the longest such sojourn
  * @PACER_STATS_A_DELAY_HIST: nest of %PACER_HIST_BUCKETS u64 packet counts,
- *	attribute type i + 1 for bucket i
+ *	attribute type i + 1 for bucket i (padded with %PACER_ARRAY_PAD)
  * @PACER_STATS_A_DROPPED_PACKETS: packets dropped, all reasons
  * @PACER_STATS_A_DROPPED_BYTES: bytes of those
  * @PACER_STATS_A_DROPS: nest of u64 packet counts by &enum pacer_drop_reason
+ *	(padded with %PACER_ARRAY_PAD)
  * @PACER_STATS_A_ECN_MARKED: packets marked CE instead of dropped
  * @PACER_STATS_A_BACKLOG_PACKETS: packets queued now
  * @PACER_STATS_A_BACKLOG_BYTES: bytes queued now
@@ -269,7 +272,8 @@ enum pacer_drop_reason {
  * @PACER_RULE_A_PREF: u32, evaluation order (lower first, unique per
  *	device); chosen by the kernel if absent on NEW
  * @PACER_RULE_A_CLASS: u16, class a matching packet goes to
- * @PACER_RULE_A_FAMILY: u8, AF_INET or AF_INET6; required with addresses
+ * @PACER_RULE_A_FAMILY: u8, AF_INET or AF_INET6; required with addresses,
+ *	and on its own matches every packet of that family
  * @PACER_RULE_A_SRC: binary, 4 or 16 bytes, source prefix address
  * @PACER_RULE_A_SRC_PLEN: u8, source prefix length
  * @PACER_RULE_A_DST: binary, 4 or 16 bytes, destination prefix address
