@@ -17,10 +17,11 @@
 #include <netlink/genl/genl.h>
 
 #include "nl.h"
+#include "objects.h"
 #include "pacerctl.h"
 #include "print.h"
 
-/* The device counters, in the order printed. */
+/* The device counters, in the order printed (and as ethtool -S lists them). */
 static const struct dev_stat {
 	int attr;
 	const char *key;	/* JSON key */
@@ -31,10 +32,14 @@ static const struct dev_stat {
 	{ PACER_DEV_STATS_RX_BYTES, "rx_bytes", "rx", "bytes" },
 	{ PACER_DEV_STATS_TX_PACKETS, "tx_packets", "tx", "packets" },
 	{ PACER_DEV_STATS_TX_BYTES, "tx_bytes", "tx", "bytes" },
+	{ PACER_DEV_STATS_DELAYED_PACKETS, "delayed_packets", "tx", "delayed" },
+	{ PACER_DEV_STATS_ECN_MARKED, "ecn_marked", "tx", "ecn_marked" },
 	{ PACER_DEV_STATS_DROPPED_NOT_REDIRECTED, "dropped_not_redirected",
 	  "dropped", "not_redirected" },
 	{ PACER_DEV_STATS_DROPPED_QUEUE_LIMIT, "dropped_queue_limit",
 	  "dropped", "queue_limit" },
+	{ PACER_DEV_STATS_DROPPED_MEMORY, "dropped_memory",
+	  "dropped", "memory" },
 	{ PACER_DEV_STATS_DROPPED_REINJECT, "dropped_reinject",
 	  "dropped", "reinject" },
 	{ PACER_DEV_STATS_DROPPED_FLUSH, "dropped_flush", "dropped", "flush" },
@@ -43,14 +48,19 @@ static const struct dev_stat {
 	{ PACER_DEV_STATS_BACKLOG_BYTES, "backlog_bytes", "backlog", "bytes" },
 };
 
-static const struct nla_policy dev_policy[PACER_A_MAX + 1] = {
+static const struct nla_policy msg_policy[PACER_A_MAX + 1] = {
 	[PACER_A_IFINDEX] = { .type = NLA_U32 },
 	[PACER_A_IFNAME] = { .type = NLA_STRING, .maxlen = IF_NAMESIZE },
 	[PACER_A_DEV_STATS] = { .type = NLA_NESTED },
+	[PACER_A_CLASS] = { .type = NLA_NESTED },
+	[PACER_A_RULE] = { .type = NLA_NESTED },
 };
 
 static const struct nla_policy dev_stats_policy[PACER_DEV_STATS_MAX + 1] = {
 	[PACER_DEV_STATS_RX_PACKETS ... PACER_DEV_STATS_BACKLOG_BYTES] = {
+		.type = NLA_U64
+	},
+	[PACER_DEV_STATS_DELAYED_PACKETS ... PACER_DEV_STATS_ECN_MARKED] = {
 		.type = NLA_U64
 	},
 };
@@ -190,17 +200,36 @@ static int dev_decode_stats(struct nlattr *nest, struct pacer_dev *dev)
 	return 0;
 }
 
+/**
+ * pacer_msg_parse() - the top-level attributes of a reply or an event
+ * @nlh: the message
+ * @tb: its attributes, PACER_A_MAX + 1 of them
+ * @dev: the device it names
+ *
+ * Return: 0, or -EBADMSG if it is malformed or names no device.
+ */
+int pacer_msg_parse(struct nlmsghdr *nlh, struct nlattr **tb,
+		    struct pacer_msg_dev *dev)
+{
+	if (genlmsg_parse(nlh, 0, tb, PACER_A_MAX, msg_policy) < 0 ||
+	    !tb[PACER_A_IFINDEX] || !tb[PACER_A_IFNAME])
+		return -EBADMSG;
+	dev->ifindex = nla_get_u32(tb[PACER_A_IFINDEX]);
+	dev->ifname = nla_get_string(tb[PACER_A_IFNAME]);
+	return 0;
+}
+
 static int dev_decode(struct nl_msg *msg, struct pacer_dev *dev)
 {
 	struct nlattr *tb[PACER_A_MAX + 1];
+	struct pacer_msg_dev hdr;
 
 	memset(dev, 0, sizeof(*dev));
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, PACER_A_MAX, dev_policy) < 0 ||
-	    !tb[PACER_A_IFINDEX] || !tb[PACER_A_IFNAME])
+	if (pacer_msg_parse(nlmsg_hdr(msg), tb, &hdr))
 		return -EBADMSG;
 
-	dev->ifindex = nla_get_u32(tb[PACER_A_IFINDEX]);
-	dev->ifname = nla_get_string(tb[PACER_A_IFNAME]);
+	dev->ifindex = hdr.ifindex;
+	dev->ifname = hdr.ifname;
 	if (tb[PACER_A_DEV_STATS])
 		return dev_decode_stats(tb[PACER_A_DEV_STATS], dev);
 	return 0;

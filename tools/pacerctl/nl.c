@@ -348,6 +348,75 @@ int pnl_open(struct pnl *nl, const char *family, uint8_t version)
 }
 
 /**
+ * struct pnl_group - a multicast group being looked up
+ * @name: its name
+ * @id: its id, 0 until found
+ */
+struct pnl_group {
+	const char *name;
+	uint32_t id;
+};
+
+static int pnl_on_groups(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	struct nlattr *gtb[CTRL_ATTR_MCAST_GRP_MAX + 1];
+	struct pnl_group *group = arg;
+	struct nlattr *grp;
+	int rem;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, CTRL_ATTR_MAX, NULL) < 0)
+		return -EBADMSG;
+	if (!tb[CTRL_ATTR_MCAST_GROUPS])
+		return 0;
+	nla_for_each_nested(grp, tb[CTRL_ATTR_MCAST_GROUPS], rem) {
+		if (nla_parse_nested(gtb, CTRL_ATTR_MCAST_GRP_MAX, grp,
+				     NULL) < 0)
+			return -EBADMSG;
+		if (gtb[CTRL_ATTR_MCAST_GRP_NAME] &&
+		    gtb[CTRL_ATTR_MCAST_GRP_ID] &&
+		    nla_len(gtb[CTRL_ATTR_MCAST_GRP_ID]) >= 4 &&
+		    !nla_strcmp(gtb[CTRL_ATTR_MCAST_GRP_NAME], group->name))
+			group->id = nla_get_u32(gtb[CTRL_ATTR_MCAST_GRP_ID]);
+	}
+	return 0;
+}
+
+/**
+ * pnl_subscribe() - join one of the family's multicast groups
+ * @nl: a socket opened by pnl_open()
+ * @group: the group's name
+ *
+ * The group's id comes from nlctrl (CTRL_ATTR_MCAST_GROUPS), as libnl's
+ * genl_ctrl_resolve_grp() finds it, through pnl_request().  The socket
+ * then receives the group's messages, with port id and sequence 0.
+ *
+ * Return: 0, -ENOENT if the family has no such group, or another
+ * negative errno.
+ */
+int pnl_subscribe(struct pnl *nl, const char *group)
+{
+	struct pnl_group g = { .name = group };
+	struct nl_msg *msg;
+	int err;
+
+	msg = pnl_msg_for(GENL_ID_CTRL, 1, CTRL_CMD_GETFAMILY, 0);
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_u16(msg, CTRL_ATTR_FAMILY_ID, nl->family) < 0) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	err = pnl_request(nl, msg, pnl_on_groups, &g, NULL, 0);
+	if (err)
+		return err;
+	if (!g.id)
+		return -ENOENT;
+	err = nl_socket_add_membership(nl->sk, g.id);
+	return err < 0 ? pnl_errno(err) : 0;
+}
+
+/**
  * pnl_close() - close a socket opened by pnl_open()
  * @nl: the socket; closing twice is harmless
  */

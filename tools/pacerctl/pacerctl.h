@@ -45,7 +45,11 @@ struct pacerctl_cmd {
  * NAME is implemented by do_NAME() in NAME.c.
  */
 #define PACER_OBJECTS(X) \
-	X(dev, "pacer devices and their counters")
+	X(dev, "pacer devices and their counters") \
+	X(class, "traffic classes: rates, queues and their counters") \
+	X(rule, "rules that send packets to classes") \
+	X(stats, "class counters: show, reset") \
+	X(monitor, "changes and per-class rates as they happen")
 
 #define PACER_DECLARE_OBJECT(name, help) \
 	int do_##name(int argc, char **argv, const struct pacer_opts *opts);

@@ -2,11 +2,14 @@
 /*
  * pacerctl: text and JSON output from one print path.
  *
- * The JSON writer is only what pacerctl needs: objects, arrays, strings
- * and unsigned integers (printed exactly, never through a double), with
- * optional indentation.  Output goes to stdout.
+ * The JSON writer is only what pacerctl needs: objects, arrays, strings,
+ * integers (printed exactly, never through a double), fractions and null,
+ * with optional indentation.  Output goes to stdout, either as one array
+ * (new_json_obj()) or as a stream of records, one per line
+ * (new_json_record(), for "monitor").
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "print.h"
@@ -109,6 +112,33 @@ void delete_json_obj(void)
 		return;
 	json_close(']');
 	putchar('\n');
+}
+
+/**
+ * new_json_record() - start one record of a stream: in JSON, the caller
+ *	then prints one top-level object, with no array around it
+ * @json: print JSON rather than text
+ * @pretty: indent the JSON
+ *
+ * End the record with end_json_record().
+ */
+void new_json_record(bool json, bool pretty)
+{
+	out.json = json;
+	out.pretty = json && pretty;
+	out.depth = 0;
+	out.has_items[0] = false;
+}
+
+/**
+ * end_json_record() - end a record of a stream: in JSON, end its line;
+ *	either way, flush it so that a reader sees it at once
+ */
+void end_json_record(void)
+{
+	if (out.json)
+		putchar('\n');
+	fflush(stdout);
 }
 
 /**
@@ -219,6 +249,63 @@ void print_uint(enum output_type t, const char *key, const char *fmt,
 	if (want_json(t, key)) {
 		json_member(key);
 		printf("%u", value);
+	} else if (want_text(t, fmt)) {
+		printf(fmt, value);
+	}
+}
+
+/**
+ * print_int() - print a signed int value
+ * @t: where it appears (PRINT_FP, PRINT_JSON or PRINT_ANY)
+ * @key: its JSON key
+ * @fmt: its text format, with one %d
+ * @value: the value
+ */
+void print_int(enum output_type t, const char *key, const char *fmt,
+	       int value)
+{
+	if (want_json(t, key)) {
+		json_member(key);
+		printf("%d", value);
+	} else if (want_text(t, fmt)) {
+		printf(fmt, value);
+	}
+}
+
+/**
+ * print_float() - print a fraction or another inexact number
+ * @t: where it appears (PRINT_FP, PRINT_JSON or PRINT_ANY)
+ * @key: its JSON key
+ * @fmt: its text format, with one double conversion (%f, %g, ...)
+ * @value: the value; JSON gets 6 significant digits, null if not finite
+ */
+void print_float(enum output_type t, const char *key, const char *fmt,
+		 double value)
+{
+	if (want_json(t, key)) {
+		json_member(key);
+		if (isfinite(value))
+			printf("%.6g", value);
+		else
+			fputs("null", stdout);
+	} else if (want_text(t, fmt)) {
+		printf(fmt, value);
+	}
+}
+
+/**
+ * print_null() - print a JSON null, or a text that stands for it
+ * @t: where it appears (PRINT_FP, PRINT_JSON or PRINT_ANY)
+ * @key: its JSON key
+ * @fmt: its text format, with one %s
+ * @value: the text for @fmt
+ */
+void print_null(enum output_type t, const char *key, const char *fmt,
+		const char *value)
+{
+	if (want_json(t, key)) {
+		json_member(key);
+		fputs("null", stdout);
 	} else if (want_text(t, fmt)) {
 		printf(fmt, value);
 	}

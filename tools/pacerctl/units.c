@@ -208,6 +208,41 @@ char *format_rate(char *buf, size_t len, uint64_t bits_per_sec)
 	return buf;
 }
 
+/**
+ * format_rate_approx() - write a measured rate with 3 significant digits
+ *	("19.8Mbit", "999Kbit", "640bit")
+ * @buf: at least UNITS_BUF_LEN bytes
+ * @len: its size
+ * @bits_per_sec: the rate
+ *
+ * For rates that are measured rather than configured: format_rate()
+ * would write 998924bit.
+ *
+ * Return: @buf.
+ */
+char *format_rate_approx(char *buf, size_t len, uint64_t bits_per_sec)
+{
+	static const char *const prefix[] = { "K", "M", "G", "T" };
+	double rate = bits_per_sec;
+	size_t i;
+
+	if (bits_per_sec < KILO) {
+		snprintf(buf, len, "%" PRIu64 "bit", bits_per_sec);
+		return buf;
+	}
+	/* The unit in which it shows below 1000 once rounded to 3 digits. */
+	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]) - 1; i++) {
+		rate /= KILO;
+		if (rate < 999.5)
+			break;
+	}
+	if (i == sizeof(prefix) / sizeof(prefix[0]) - 1)
+		rate /= KILO;
+	snprintf(buf, len, "%.*f%sbit", rate < 9.995 ? 2 : rate < 99.95 ? 1 : 0,
+		 rate, prefix[i]);
+	return buf;
+}
+
 /* @v / @unit rounded to nearest, if that is within @tolerance of @v. */
 static bool near_multiple(uint64_t v, uint64_t unit, uint64_t tolerance,
 			  uint64_t *n)

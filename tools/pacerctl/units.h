@@ -27,6 +27,7 @@ int parse_size(const char *str, uint64_t *bytes);
 int parse_time(const char *str, uint64_t *ns);
 
 char *format_rate(char *buf, size_t len, uint64_t bits_per_sec);
+char *format_rate_approx(char *buf, size_t len, uint64_t bits_per_sec);
 char *format_size(char *buf, size_t len, uint64_t bytes);
 char *format_time(char *buf, size_t len, uint64_t ns);
 

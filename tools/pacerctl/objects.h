@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pacerctl: what the object files share about classes and rules: the
+ * structs a command line is parsed into and a reply is decoded into,
+ * and the functions that encode, decode and print them.  class.c and
+ * rule.c own them; stats.c and monitor.c use them.
+ */
+#ifndef PACERCTL_OBJECTS_H
+#define PACERCTL_OBJECTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/netlink.h>
+#include <linux/pacer.h>
+#include <netlink/msg.h>
+
+#include "parse.h"
+
+struct pnl;
+struct pacer_opts;
+
+#define PACER_BIT(n) (1U << (n))
+
+/**
+ * struct pacer_msg_dev - the device a reply or an event is about
+ * @ifindex: its ifindex
+ * @ifname: its name, pointing into the message
+ */
+struct pacer_msg_dev {
+	uint32_t ifindex;
+	const char *ifname;
+};
+
+/**
+ * struct pacer_class_stats - the counters of a class
+ * @has: PACER_BIT(attr) for each &enum pacer_stats_attr present
+ * @v: the scalar counters, by attribute
+ * @hist: packets per sojourn histogram bucket
+ * @drops: dropped packets by &enum pacer_drop_reason
+ */
+struct pacer_class_stats {
+	uint32_t has;
+	uint64_t v[PACER_STATS_A_MAX + 1];
+	uint64_t hist[PACER_HIST_BUCKETS];
+	uint64_t drops[PACER_DROP_MAX + 1];
+};
+
+/**
+ * struct pacer_class_info - a class: what a command sets, or a reply says
+ * @has: PACER_BIT(attr) for each &enum pacer_class_attr present
+ * @id: PACER_CLASS_A_ID
+ * @name: PACER_CLASS_A_NAME ("" when a reply describes a class without one)
+ * @rate: PACER_CLASS_A_RATE, bits per second, 0 for unlimited
+ * @burst: PACER_CLASS_A_BURST, bytes
+ * @ceil: PACER_CLASS_A_CEIL, bits per second, 0 for none
+ * @limit_us: PACER_CLASS_A_LIMIT_US
+ * @limit_bytes: PACER_CLASS_A_LIMIT_BYTES
+ * @target_us: PACER_CLASS_A_TARGET_US
+ * @overhead: PACER_CLASS_A_OVERHEAD, bytes
+ * @mpu: PACER_CLASS_A_MPU, bytes
+ * @stats: PACER_CLASS_A_STATS
+ */
+struct pacer_class_info {
+	uint32_t has;
+	uint16_t id;
+	char name[PACER_CLASS_NAME_LEN];
+	uint64_t rate;
+	uint32_t burst;
+	uint64_t ceil;
+	uint32_t limit_us;
+	uint32_t limit_bytes;
+	uint32_t target_us;
+	int32_t overhead;
+	uint32_t mpu;
+	struct pacer_class_stats stats;
+};
+
+/**
+ * struct pacer_rule_info - a rule: what a command sets, or a reply says
+ * @has: PACER_BIT(attr) for each &enum pacer_rule_attr present
+ * @pref: PACER_RULE_A_PREF
+ * @class_id: PACER_RULE_A_CLASS
+ * @src: PACER_RULE_A_SRC and _SRC_PLEN, with PACER_RULE_A_FAMILY
+ * @dst: PACER_RULE_A_DST and _DST_PLEN, with PACER_RULE_A_FAMILY
+ * @proto: PACER_RULE_A_PROTO
+ * @sport_min: PACER_RULE_A_SPORT_MIN
+ * @sport_max: PACER_RULE_A_SPORT_MAX
+ * @dport_min: PACER_RULE_A_DPORT_MIN
+ * @dport_max: PACER_RULE_A_DPORT_MAX
+ * @mark: PACER_RULE_A_MARK
+ * @mark_mask: PACER_RULE_A_MARK_MASK
+ * @prio: PACER_RULE_A_PRIO
+ * @matches: PACER_RULE_A_MATCHES
+ */
+struct pacer_rule_info {
+	uint32_t has;
+	uint32_t pref;
+	uint16_t class_id;
+	struct pacer_prefix src;
+	struct pacer_prefix dst;
+	uint8_t proto;
+	uint16_t sport_min;
+	uint16_t sport_max;
+	uint16_t dport_min;
+	uint16_t dport_max;
+	uint32_t mark;
+	uint32_t mark_mask;
+	uint32_t prio;
+	uint64_t matches;
+};
+
+/* dev.c */
+int pacer_msg_parse(struct nlmsghdr *nlh, struct nlattr **tb,
+		    struct pacer_msg_dev *dev);
+
+/* class.c */
+struct nl_msg *pacer_class_msg(const struct pnl *nl, uint8_t cmd, int flags,
+			       const char *ifname,
+			       const struct pacer_class_info *cls);
+int pacer_class_decode(struct nlmsghdr *nlh, struct pacer_msg_dev *dev,
+		       struct pacer_class_info *cls);
+void pacer_class_print_config(const struct pacer_class_info *cls);
+int pacer_class_show(int argc, char **argv, const struct pacer_opts *opts,
+		     const char *command);
+int pacer_class_parse_id(const char *value, uint16_t *id);
+
+/* stats.c */
+int pacer_class_stats_decode(struct nlattr *nest, struct pacer_class_stats *st);
+void pacer_class_stats_print(const struct pacer_class_stats *st, int level);
+
+/* rule.c */
+int pacer_rule_decode(struct nlmsghdr *nlh, struct pacer_msg_dev *dev,
+		      struct pacer_rule_info *rule);
+void pacer_rule_print(const struct pacer_rule_info *rule);
+
+#endif /* PACERCTL_OBJECTS_H */
