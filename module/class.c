@@ -255,6 +255,12 @@ static void pacer_class_enqueue_one(struct pacer_class *cl,
 		goto drop;
 	}
 
+	/* txqueuelen 0: a class may queue nothing at all. */
+	if (unlikely(!READ_ONCE(pd->dev->tx_queue_len))) {
+		pacer_class_count_drop(cl, skb, PACER_DROP_QUEUE_LIMIT);
+		goto drop;
+	}
+
 	cb->enqueue_ns = now;
 	cb->ecn_marked = false;
 	cb->charge = pacer_charge_len(skb, &cl->cfg);
