@@ -31,6 +31,7 @@ install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	depmod -a
 	$(MAKE) -C tools/pacerctl install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+	install -D -m 0644 Documentation/pacerctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/pacerctl.8
 
 sparse:
 	@test -d "$(KDIR)" || { echo "make: kernel headers not found at $(KDIR)" >&2; exit 1; }

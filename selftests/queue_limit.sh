@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The queue bound: pacer0 holds at most txqueuelen packets; a packet that
+# finds the queue full is dropped and counted as dropped_queue_limit.
+# A burst of 200 ICMP echo requests is bunched up by netem's slots on
+# vethA, so it arrives at vethB (and pacer0) in one softirq run: with
+# txqueuelen 10 some are dropped, with 1000 none.  Every figure is exact:
+# pacer0 receives the 200, re-injects what it does not drop, and NS_B's
+# IP stack receives exactly the re-injected requests.  Replies are not
+# counted: ping's receive buffer overflows with a 200-reply burst (with or
+# without pacer0), and with pacer0 NS_B's ICMP socket also runs out of send
+# buffer for ~10 % of the replies (IpOutDiscards; the requests come back
+# from pacer0 in NAPI batches and more replies are in flight at once).
+#
+#   +-------------- NS_A --------------+        +---------- NS_B -----------+
+#   | ping -l 200 (one burst)          |        |                           |
+#   | vethA 10.0.3.1                   |        | vethB 10.0.3.2            |
+#   |   root netem slot 300ms: holds --+------->|   ingress: matchall       |
+#   |   the burst, releases it at once |        |   mirred --> pacer0       |
+#   |                                  |        |   (txqueuelen 10: drops)  |
+#   |                     <--- replies-+--------+-- re-injected requests    |
+#   +----------------------------------+        +---------------------------+
+#
+. "$(dirname "$0")/lib.sh"
+
+require ping ethtool pacerctl tc nstat
+
+BURST=200
+
+setup_ns NS_A NS_B
+load_pacer
+veth_pair "$NS_A" vethA 10.0.3.1 "$NS_B" vethB 10.0.3.2
+pacer_add "$NS_B" pacer0
+redirect_ingress "$NS_B" vethB pacer0
+tc -n "$NS_A" qdisc add dev vethA root netem slot 300ms 300ms packets 1000 ||
+	skip "netem slot is not available"
+
+# burst K: K echo requests sent at once (-l K; -S: a send buffer for all of
+# them, ping's own holds a handful); sets SENT and RECEIVED, the replies.
+burst() {
+	timeout 20 ip netns exec "$NS_A" \
+		ping -q -n -c "$1" -l "$1" -S 400000 -W 2 10.0.3.2 >"$TMPD/ping" 2>&1 || true
+	grep 'packets transmitted' "$TMPD/ping" || cat "$TMPD/ping"
+	RECEIVED=$(sed -n 's/.* \([0-9]*\) received.*/\1/p' "$TMPD/ping")
+	SENT=$(sed -n 's/^\([0-9]*\) packets transmitted.*/\1/p' "$TMPD/ping")
+}
+
+# echos_in: the echo requests NS_B's IP stack received (its SNMP counter).
+echos_in() {
+	ip netns exec "$NS_B" nstat -asz IcmpInEchos | awk '$1 == "IcmpInEchos" { print $2 }'
+}
+
+# run_burst K: send the burst, wait until pacer0 is idle; snapshots of
+# pacer0 (P0, P1), vethB (V0, V1) and IcmpInEchos (E0, E1) before and after.
+run_burst() {
+	pacer_snap "$NS_B" pacer0 P0
+	link_snap "$NS_B" vethB V0
+	E0=$(echos_in)
+	burst "$1"
+	wait_pacer_idle "$NS_B" pacer0
+	pacer_snap "$NS_B" pacer0 P1
+	link_snap "$NS_B" vethB V1
+	E1=$(echos_in)
+	log "pacer0 before: $P0"
+	log "pacer0 after:  $P1"
+}
+
+step "txqueuelen 10, a burst of $BURST"
+ip -n "$NS_B" link set pacer0 txqueuelen 10
+run_burst "$BURST"
+rx=$(pacer_delta P1 P0 rx_packets)
+tx=$(pacer_delta P1 P0 tx_packets)
+dropped=$(pacer_delta P1 P0 dropped_queue_limit)
+check_eq "ping sent" "$SENT" "$BURST"
+check_eq "pacer0 rx_packets delta" "$rx" "$BURST"
+check_eq "vethB rx.packets delta" $((V1_rx_packets - V0_rx_packets)) "$BURST"
+check_ge "pacer0 dropped_queue_limit delta" "$dropped" 1
+check_eq "pacer0 tx delta + queue_limit drops = rx delta" $((tx + dropped)) "$rx"
+check_eq "requests NS_B received (IcmpInEchos delta) = requests re-injected" \
+	$((E1 - E0)) "$tx"
+check_eq "other drops" $((P1_dropped_not_redirected + P1_dropped_reinject + P1_dropped_flush)) 0
+check_eq "backlog_packets" "$P1_backlog_packets" 0
+check_invariant "$NS_B" pacer0
+
+step "txqueuelen 1000, the same burst"
+ip -n "$NS_B" link set pacer0 txqueuelen 1000
+run_burst "$BURST"
+check_eq "pacer0 rx_packets delta" "$(pacer_delta P1 P0 rx_packets)" "$BURST"
+check_eq "pacer0 dropped_queue_limit delta" "$(pacer_delta P1 P0 dropped_queue_limit)" 0
+check_eq "pacer0 tx_packets delta" "$(pacer_delta P1 P0 tx_packets)" "$BURST"
+check_eq "requests NS_B received (IcmpInEchos delta)" $((E1 - E0)) "$BURST"
+
+step "txqueuelen 0: every packet is dropped"
+ip -n "$NS_B" link set pacer0 txqueuelen 0
+run_burst 5
+check_eq "pacer0 rx_packets delta" "$(pacer_delta P1 P0 rx_packets)" 5
+check_eq "pacer0 dropped_queue_limit delta" "$(pacer_delta P1 P0 dropped_queue_limit)" 5
+check_eq "pacer0 tx_packets delta" "$(pacer_delta P1 P0 tx_packets)" 0
+check_eq "requests NS_B received (IcmpInEchos delta)" $((E1 - E0)) 0
+check_eq "ping replies" "$RECEIVED" 0
+
+step "the totals"
+check_invariant "$NS_B" pacer0
+check_views "$NS_B" pacer0
+check_eq "ip -s link tx.dropped = queue_limit drops" \
+	"$(link_stat "$NS_B" pacer0 tx_dropped)" "$(pacer_stat "$NS_B" pacer0 dropped_queue_limit)"
+
+ksft_exit
