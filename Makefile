@@ -6,7 +6,7 @@
 #   make install          install both on this host (then: modprobe pacer)
 #   make check            every selftest in a VM on Debian's kernel
 #   make check-debug      the same on a KASAN/lockdep/kmemleak kernel
-#   make demo             a redirected TCP flow through pacer0, in a VM
+#   make demo             pacer at work in a VM, then pacer against a policer
 #   make style            checkpatch --strict on the module and uapi header
 #   make sparse           the module under sparse (C=1; C=2 for all files)
 
@@ -43,20 +43,25 @@ style:
 check:
 	$(VM)/deps
 	$(MAKE) pacerctl
+	$(MAKE) -C selftests
 	$(VM)/check --kernel cloud
 
 check-debug:
 	$(VM)/deps --debug
 	$(MAKE) pacerctl
+	$(MAKE) -C selftests
 	$(VM)/check --kernel debug
 
+# The device at work, then the seed case: pacer against a policer.
 demo:
 	$(VM)/deps
 	$(MAKE) pacerctl
-	$(VM)/run --timeout 600 -- /pacer/selftests/demo.sh
+	$(VM)/run --timeout 900 -- sh -c \
+		'/pacer/selftests/demo.sh && /pacer/selftests/seed004.sh'
 
 clean:
 	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	rm -f module/*.o module/*.ko module/*.mod* module/.*.cmd module/modules.order
 	rm -f Module.symvers modules.order .*.cmd
 	$(MAKE) -C tools/pacerctl clean
+	$(MAKE) -C selftests clean

@@ -15,6 +15,7 @@
 #   |      10.0.2.1                         |          |   10.0.2.2     |
 #   +---------------------------------------+          +----------------+
 #
+# run_tests: timeout=150
 . "$(dirname "$0")/lib.sh"
 
 require iperf3 jq ethtool pacerctl tc ss

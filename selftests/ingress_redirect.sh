@@ -15,6 +15,7 @@
 #   |                    |            |    <-- re-injected --'          |
 #   +--------------------+            +---------------------------------+
 #
+# run_tests: timeout=150
 . "$(dirname "$0")/lib.sh"
 
 require iperf3 jq ethtool pacerctl tc ss

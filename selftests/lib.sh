@@ -454,6 +454,11 @@ json_each() {
 		i && substr($1, 1, i - 1) ~ /^[0-9]+$/ && substr($1, i + 1) == k { print $2 }'
 }
 
+# words: the lines on stdin joined by single spaces, on one line.
+words() {
+	awk '{ printf "%s%s", n++ ? " " : "", $0 } END { print "" }'
+}
+
 # json_len: how many elements the JSON array on stdin has.
 json_len() {
 	json_flat | awk -F '\t' '
@@ -583,7 +588,7 @@ check_views() {
 	log "ethtool:  $(for k in $_ce_names; do printf '%s=%s ' "$k" "$(val _ce "$k")"; done)"
 	log "ip link:  $_cl"
 	check_eq "$dev: ethtool -S names its counters as pacerctl does" \
-		"$_ce_names" "$(echo $PACER_COUNTERS)"
+		"$_ce_names" "$(echo "$PACER_COUNTERS" | words)"
 	for k in $PACER_COUNTERS; do
 		check_eq "$dev: $k, ethtool = pacerctl" "$(val _ce "$k")" "$(val _cp "$k")"
 	done

@@ -34,7 +34,7 @@ has_flag() {
 
 # pacerctl_names NS: the devices pacerctl lists, sorted, on one line.
 pacerctl_names() {
-	echo $(ip netns exec "$1" pacerctl -j dev show | json_each ifname | sort)
+	ip netns exec "$1" pacerctl -j dev show | json_each ifname | sort | words
 }
 
 step "modprobe pacer"

@@ -21,7 +21,7 @@ names() {	# NS ("" for the initial one): pacerctl's device names, sorted
 		ip netns exec "$1" pacerctl -j dev show
 	else
 		pacerctl -j dev show
-	fi | json_each ifname | sort | tr '\n' ' '
+	fi | json_each ifname | sort | words
 }
 
 # drops NS DEV K: send K packets to DEV directly (each one is dropped
@@ -45,8 +45,8 @@ step "pacer0 and pacer1 in NS1, pacer0 in NS2"
 pacer_add "$NS1" pacer0
 pacer_add "$NS1" pacer1
 pacer_add "$NS2" pacer0
-check_eq "NS1 lists its two" "$(names "$NS1")" 'pacer0 pacer1 '
-check_eq "NS2 lists its one" "$(names "$NS2")" 'pacer0 '
+check_eq "NS1 lists its two" "$(names "$NS1")" 'pacer0 pacer1'
+check_eq "NS2 lists its one" "$(names "$NS2")" pacer0
 check_eq "the initial namespace lists none of them" "$(names "")" "$root_before"
 
 step "the same name, two devices, two sets of counters"
@@ -59,8 +59,8 @@ check_eq "NS2 pacer0 rx_packets" "$(pacer_stat "$NS2" pacer0 rx_packets)" 0
 
 step "move pacer1 from NS1 to NS2"
 ip -n "$NS1" link set pacer1 netns "$NS2"
-check_eq "NS1 lists pacer0 only" "$(names "$NS1")" 'pacer0 '
-check_eq "NS2 lists both" "$(names "$NS2")" 'pacer0 pacer1 '
+check_eq "NS1 lists pacer0 only" "$(names "$NS1")" pacer0
+check_eq "NS2 lists both" "$(names "$NS2")" 'pacer0 pacer1'
 check_fail "NS1 no longer finds pacer1" 1 'device "pacer1" does not exist' \
 	ip netns exec "$NS1" pacerctl dev show dev pacer1
 check_eq "pacer1 kept its counters" "$(pacer_stat "$NS2" pacer1 dropped_not_redirected)" 2
@@ -71,7 +71,7 @@ step "a device of the initial namespace is not seen from NS1"
 ip link add pacert$$ type pacer
 check_eq "initial namespace lists it" \
 	"$(pacerctl -j dev show | json_each ifname | grep -c "^pacert$$\$")" 1
-check_eq "NS1 does not" "$(names "$NS1")" 'pacer0 '
+check_eq "NS1 does not" "$(names "$NS1")" pacer0
 check_fail "NS1 cannot read it by name" 1 "does not exist" \
 	ip netns exec "$NS1" pacerctl dev show dev "pacert$$"
 ip link del "pacert$$"

@@ -71,10 +71,10 @@ step "dev show"
 js=$(in_ns pacerctl -j dev show)
 log "pacerctl -j dev show: $js"
 check_eq "JSON lists both devices" "$(echo "$js" | json_len)" 2
-check_eq "their names" "$(echo $(echo "$js" | json_each ifname | sort))" "pacer0 pacer1"
+check_eq "their names" "$(echo "$js" | json_each ifname | sort | words)" "pacer0 pacer1"
 check_eq "their ifindexes are rtnetlink's" \
-	"$(echo $(echo "$js" | json_each ifindex | sort -n))" \
-	"$(echo $(ip -n "$NS" -j link show type pacer | json_each ifindex | sort -n))"
+	"$(echo "$js" | json_each ifindex | sort -n | words)" \
+	"$(ip -n "$NS" -j link show type pacer | json_each ifindex | sort -n | words)"
 check_eq "no stats without -s" "$(echo "$js" | json_each stats.rx_packets)" ""
 check_eq "the JSON is valid (jq)" "$(echo "$js" | jq -c .)" "$js"
 txt=$(in_ns pacerctl dev show)
@@ -84,10 +84,10 @@ check_eq "text lists both devices" \
 	"$(echo "$txt" | grep -cE '^pacer[01]: ifindex [0-9]+$')" 2
 js=$(in_ns pacerctl -j -s dev show dev pacer1)
 log "pacerctl -j -s dev show dev pacer1: $js"
-check_eq "dev NAME lists one device" "$(echo $(echo "$js" | json_each ifname))" pacer1
+check_eq "dev NAME lists one device" "$(echo "$js" | json_each ifname | words)" pacer1
 check_eq "-s: the 10 counters by name" \
-	"$(echo $(echo "$js" | json_flat | awk -F '\t' 'sub(/^0[.]stats[.]/, "", $1) { print $1 }'))" \
-	"$(echo $PACER_COUNTERS)"
+	"$(echo "$js" | json_flat | awk -F '\t' 'sub(/^0[.]stats[.]/, "", $1) { print $1 }' | words)" \
+	"$(echo "$PACER_COUNTERS" | words)"
 check_eq "-s: all 0 on a new device" \
 	"$(echo "$js" | json_flat | awk -F '\t' '/^0[.]stats[.]/ { n += $2 } END { print n + 0 }')" 0
 check_eq "-p prints the same JSON, indented" \

@@ -22,6 +22,7 @@
 #                                       re-injected or counted as flushed
 #   4. UDP flood, rmmod pacer        -> module and device gone, reload works
 #
+# run_tests: timeout=150
 . "$(dirname "$0")/lib.sh"
 
 require iperf3 ping pacerctl tc ss rmmod modprobe taskset renice

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ECN before loss: an ECN-capable TCP flow (net.ipv4.tcp_ecn=1 in both
+# namespaces) through a 10 Mbit/s class with "target 1ms" is marked CE
+# once its packets wait longer than the target, and the sender slows down
+# on the echoed marks instead of filling the queue: ecn_marked > 0 and
+# dropped_packets == 0 (class limit at its default, 100 ms of the rate).
+# The marks reach the sender: its TcpExtTCPDeliveredCE (segments acked
+# with ECE) grows.  Goodput and the class's accounting are printed and
+# checked too.  Debug kernel: 4 s instead of 6.
+#
+#   +------- NS_A ---------+          +------------- NS_B ---------------+
+#   | iperf3 -c, tcp_ecn=1 |          | vethB 10.0.11.2  iperf3 -s,      |
+#   | vethA 10.0.11.1 -----+----------+-> ingress: matchall    tcp_ecn=1 |
+#   |    <-- ACKs with ECE-+--.       |   mirred --> pacer0              |
+#   +----------------------+   \      |   rule src 10.0.11.1 --> class 1:|
+#                               \     |   10 Mbit/s, target 1ms: CE mark |
+#                                '----+-- re-injected, ACKed with ECE    |
+#                                     +----------------------------------+
+#
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/classlib.inc"
+
+require iperf3 jq pacerctl tc ss nstat
+
+if [ "$IS_DEBUG" = 1 ]; then
+	SECS=4
+else
+	SECS=6
+fi
+
+setup_ns NS_A NS_B
+load_pacer
+veth_pair "$NS_A" vethA 10.0.11.1 "$NS_B" vethB 10.0.11.2
+ns_sysctl "$NS_A" net/ipv4/tcp_ecn 1
+ns_sysctl "$NS_B" net/ipv4/tcp_ecn 1
+check_eq "tcp_ecn in NS_A and NS_B" \
+	"$(ip netns exec "$NS_A" cat /proc/sys/net/ipv4/tcp_ecn)/$(ip netns exec "$NS_B" cat /proc/sys/net/ipv4/tcp_ecn)" 1/1
+pacer_add "$NS_B" pacer0
+redirect_ingress "$NS_B" vethB pacer0
+jserver "$NS_B" 10.0.11.2
+
+step "class 1: 10 Mbit/s, target 1ms"
+pc "$NS_B" class add dev pacer0 id 1 name ecn rate 10mbit target 1ms
+pc "$NS_B" rule add dev pacer0 src 10.0.11.1/32 class 1
+class_snap "$NS_B" pacer0 1 C0
+check_eq "target_us" "$C0_target_us" 1000
+
+delivered_ce() {
+	ip netns exec "$NS_A" nstat -asz TcpExtTCPDeliveredCE |
+		awk '$1 == "TcpExtTCPDeliveredCE" { print $2 }'
+}
+ce0=$(delivered_ce)
+
+step "${SECS}s of ECN-capable TCP"
+iperf_run "$NS_A" 10.0.11.2 "$SECS" "$TMPD/ecn.json"
+got=$(iperf_rx_bps "$TMPD/ecn.json" 2 "$SECS")
+ce=$(($(delivered_ce) - ce0))
+wait_class_idle "$NS_B" pacer0 1
+class_snap "$NS_B" pacer0 1 C
+show_class "class 1 after the run" C
+log "iperf3: receiver $got bit/s over s2-$SECS, $IPERF_RETRANS retransmits;" \
+	"sender TcpExtTCPDeliveredCE +$ce"
+
+check_ge "ecn_marked" "$C_ecn_marked" 1
+check_eq "dropped_packets" "$C_dropped_packets" 0
+check_ge "sender's TcpExtTCPDeliveredCE delta (marks echoed back)" "$ce" 1
+check_within "goodput s2-$SECS vs 10 Mbit/s x 1448/1514 (bit/s)" "$got" \
+	"$(theory 10000000)" 5
+check_class_invariant "class 1" C
+
+ksft_exit

@@ -1,0 +1,130 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shaping accuracy: one TCP flow through a pacer class at 10, 20 and 50
+# Mbit/s gets within 1 % of the theoretical goodput (rate x 1448/1514),
+# measured by the receiver over seconds 2-8 of an 8 s run (slow start
+# excluded).  The same flow through the kernel's reference shaper, an ifb
+# with an HTB class of the same rate and burst (pacer's default: 10 ms at
+# rate, at least 128 KiB), runs in the same VM right after and is printed
+# beside it.  It is also the control: when a busy host (TCG shares two
+# cores with other VMs) keeps even ifb+htb from 1 %, pacer must be no
+# further from the theory than ifb+htb (check_accuracy says which rule
+# applied).  The class's accounting holds exactly once each run is over.
+# Debug kernel: 10 Mbit/s only, 6 s runs, 3 %.
+#
+#   +------- NS_S --------+       +--------------- NS_P ----------------+
+#   | iperf3 -c           |       | vethP 10.0.4.2           iperf3 -s  |
+#   | vethSP 10.0.4.1 ----+-------+-> ingress: matchall mirred          |
+#   |                     |       |   --> pacer0: rule src 10.0.4.1     |
+#   |                     |       |       --> class 1 (rate R) --'      |
+#   |                     |       +-------------------------------------+
+#   |                     |       +--------------- NS_H ----------------+
+#   | vethSH 10.0.5.1 ----+-------+-> vethH 10.0.5.2         iperf3 -s  |
+#   |                     |       |   ingress: matchall mirred          |
+#   +---------------------+       |   --> ifb0 (txqueuelen 1000):       |
+#                                 |       htb 1:1 rate R, pfifo 1000    |
+#                                 +-------------------------------------+
+#
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/classlib.inc"
+
+require iperf3 jq pacerctl tc ss
+
+if [ "$IS_DEBUG" = 1 ]; then
+	RATES="10"
+	SECS=6
+	TOL=3
+else
+	RATES="10 20 50"
+	SECS=8
+	TOL=1
+fi
+FROM=2		# seconds of each run left out: slow start
+
+setup_ns NS_S NS_P NS_H
+load_pacer
+veth_pair "$NS_S" vethSP 10.0.4.1 "$NS_P" vethP 10.0.4.2
+veth_pair "$NS_S" vethSH 10.0.5.1 "$NS_H" vethH 10.0.5.2
+pacer_add "$NS_P" pacer0
+redirect_ingress "$NS_P" vethP pacer0
+jserver "$NS_P" 10.0.4.2
+jserver "$NS_H" 10.0.5.2
+
+step "class 1 at ${RATES%% *} Mbit/s for 10.0.4.1; ifb0 + htb at the same rate"
+pc "$NS_P" class add dev pacer0 id 1 name bulk rate "${RATES%% *}mbit"
+pc "$NS_P" rule add dev pacer0 src 10.0.4.1/32 class 1
+class_snap "$NS_P" pacer0 1 C
+burst=$C_burst
+check_eq "default burst: max(10 ms at rate, 128 KiB)" "$burst" 131072
+ifb_htb "$NS_H" vethH ifb0 "${RATES%% *}mbit" "$burst"
+
+# off GOT WANT: |GOT - WANT| as a percentage of WANT.
+off() {
+	awk -v g="$1" -v w="$2" 'BEGIN { d = g - w; if (d < 0) d = -d; printf "%.2f", 100 * d / w }'
+}
+
+# check_accuracy MBIT PACER HTB WANT: pacer's goodput is within TOL % of
+# WANT.  Only if the reference run right after it missed that too (the
+# host was too busy for either to be exact: see the table) is pacer held
+# to the reference instead: no further from WANT than ifb+htb, plus 0.2
+# points.  Which rule applied is printed.
+check_accuracy() {
+	local name="pacer $1 Mbit/s: goodput s$FROM-$SECS vs rate x 1448/1514" po ho
+
+	po=$(off "$2" "$4")
+	ho=$(off "$3" "$4")
+	if awk -v p="$po" -v t="$TOL" 'BEGIN { exit !(p <= t) }'; then
+		_pass "$name: $2, want $4 +/- $TOL % (off by $po %; ifb+htb off by $ho %)"
+	elif awk -v h="$ho" -v t="$TOL" 'BEGIN { exit !(h <= t) }'; then
+		_fail "$name: got $2, want $4 +/- $TOL % (off by $po %) - ifb+htb managed it (off by $ho %)"
+	elif awk -v p="$po" -v h="$ho" 'BEGIN { exit !(p <= h + 0.2) }'; then
+		_pass "$name: $2 is off by $po %, more than $TOL %, but ifb+htb in the same conditions is off by $ho %: a busy host; pacer no worse than the reference"
+	else
+		_fail "$name: got $2, off by $po % (want <= $TOL %); ifb+htb off by $ho %: pacer worse than the reference"
+	fi
+}
+
+table=""
+for r in $RATES; do
+	bps=$((r * 1000000))
+	want=$(theory "$bps")
+
+	step "pacer, $r Mbit/s: ${SECS}s of TCP"
+	pc "$NS_P" class change dev pacer0 id 1 rate "${r}mbit"
+	class_snap "$NS_P" pacer0 1 C
+	check_eq "class 1 rate_bps" "$C_rate_bps" "$bps"
+	pc "$NS_P" stats reset dev pacer0 id 1
+	iperf_run "$NS_S" 10.0.4.2 "$SECS" "$TMPD/pacer-$r.json"
+	p_re=$IPERF_RETRANS
+	p_bps=$(iperf_rx_bps "$TMPD/pacer-$r.json" "$FROM" "$SECS")
+	wait_class_idle "$NS_P" pacer0 1
+	class_snap "$NS_P" pacer0 1 C
+	show_class "class 1 after the run" C
+	log "receiver intervals (start end bit/s):" \
+		$(iperf_rx_intervals "$TMPD/pacer-$r.json" | awk '{ printf "[%s-%s %d] ", $1, $2, $3 }')
+
+	step "ifb + htb, $r Mbit/s: ${SECS}s of TCP"
+	htb_rate "$NS_H" ifb0 "${r}mbit" "$burst"
+	h_drop0=$(htb_drops "$NS_H" ifb0)
+	iperf_run "$NS_S" 10.0.5.2 "$SECS" "$TMPD/htb-$r.json"
+	h_re=$IPERF_RETRANS
+	h_bps=$(iperf_rx_bps "$TMPD/htb-$r.json" "$FROM" "$SECS")
+	h_drop=$(($(htb_drops "$NS_H" ifb0) - h_drop0))
+
+	log "ifb+htb $r Mbit/s: goodput $h_bps bit/s = $(pct "$h_bps" "$want") % of $want"
+	check_accuracy "$r" "$p_bps" "$h_bps" "$want"
+	check_eq "pacer $r Mbit/s: delay_hist total = tx_packets" "$C_hist_total" "$C_tx_packets"
+	check_class_invariant "pacer $r Mbit/s" C
+	check_ge "pacer $r Mbit/s: delayed_packets (the class did shape)" "$C_delayed_packets" 1
+	table="$table
+$(printf '%5s %9s %9s %7s %6s/%-6s %9s %7s %6s/%-6s' "$r" "$(mbit "$want")" \
+		"$(mbit "$p_bps")" "$(pct "$p_bps" "$want")" "$C_dropped_packets" "$p_re" \
+		"$(mbit "$h_bps")" "$(pct "$h_bps" "$want")" "$h_drop" "$h_re")"
+done
+
+log ""
+log "goodput, Mbit/s, receiver, seconds $FROM-$SECS (share of rate x 1448/1514):"
+log "$(printf '%5s %9s %9s %7s %13s %9s %7s %13s' rate theory pacer % drop/retr htb % drop/retr)$table"
+
+ksft_exit
