@@ -62,5 +62,5 @@ echo
 echo "== ip -s link show pacer0 =="
 ip -n "$SERVER" -s link show pacer0
 echo
-echo "(ip's RX dropped is dropped_not_redirected; its TX dropped is"
-echo " dropped_queue_limit + dropped_reinject + dropped_flush.)"
+echo "(ip's RX dropped is dropped_not_redirected; its TX dropped is the sum"
+echo " of every other dropped_* counter.)"
