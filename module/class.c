@@ -367,6 +367,26 @@ static void pacer_class_count_tx(struct pacer_class *cl, struct sk_buff *skb,
 	st->hist[pacer_hist_bucket(sojourn)]++;
 }
 
+/*
+ * CoDel waits a whole interval above target before its first mark, and a
+ * TCP flow in slow start fills a 100 ms queue well within that interval.
+ * So once the class holds a quarter of its limit, every packet of a flow
+ * that has a queue of its own is a candidate too: the sender cuts its
+ * window (CUBIC by 30 %, over a round trip with PRR) before the limit
+ * forces a drop, while the other three quarters absorb what it sends
+ * meanwhile: a BDP and a TSO burst or two.  Sparse flows (one MTU or less
+ * queued) are left alone.
+ */
+static bool pacer_class_should_mark(struct pacer_class *cl,
+				    struct pacer_flow *flow, u64 sojourn,
+				    u64 now)
+{
+	if (pacer_codel_should_mark(flow, &cl->codel, sojourn, now))
+		return true;
+	return cl->queue.backlog_bytes >= cl->limit / 4 &&
+	       flow->backlog > cl->codel.mtu;
+}
+
 /**
  * pacer_class_dequeue() - take the packets the buckets let go now
  * @cl: the class, on the device's active list
@@ -411,7 +431,7 @@ int pacer_class_dequeue(struct pacer_class *cl, u64 now, int budget,
 
 		sojourn = now > cb->enqueue_ns ? now - cb->enqueue_ns : 0;
 		cb->ecn_marked = false;
-		if (pacer_codel_should_mark(flow, &cl->codel, sojourn, now) &&
+		if (pacer_class_should_mark(cl, flow, sojourn, now) &&
 		    INET_ECN_set_ce(skb)) {
 			cb->ecn_marked = true;
 			cl->stats.ecn_marked++;
