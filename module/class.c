@@ -176,7 +176,8 @@ static void pacer_class_count_drop(struct pacer_class *cl, struct sk_buff *skb,
 /* Caller holds cl->lock: a dequeued packet no longer holds device memory. */
 static void pacer_class_unqueue(struct pacer_class *cl, struct sk_buff *skb)
 {
-	percpu_counter_sub(&cl->pd->mem, skb->truesize);
+	percpu_counter_add_batch(&cl->pd->mem, -(s64)skb->truesize,
+				 PACER_MEM_BATCH);
 }
 
 /*
@@ -279,7 +280,7 @@ static void pacer_class_enqueue_one(struct pacer_class *cl,
 	}
 
 	pacer_queue_add(&cl->queue, skb, hash);
-	percpu_counter_add(&pd->mem, skb->truesize);
+	percpu_counter_add_batch(&pd->mem, skb->truesize, PACER_MEM_BATCH);
 	if (cl->queue.backlog_bytes > cl->stats.backlog_peak_bytes)
 		cl->stats.backlog_peak_bytes = cl->queue.backlog_bytes;
 	if (!test_and_set_bit(0, &cl->scheduled)) {

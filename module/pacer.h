@@ -28,6 +28,14 @@
 #define PACER_BURST_TIME_MAX_NS	(1000ULL * NSEC_PER_SEC)
 /* Bytes queued in all classes of a device together, by skb truesize. */
 #define PACER_MEM_LIMIT		(64 << 20)
+/*
+ * How far a CPU's share of that count may drift before it is folded into
+ * the shared total under the counter's lock.  The default batch (32) is
+ * less than one packet's truesize, which would take a device-wide lock
+ * on every enqueue and dequeue; 256 KiB keeps the cap within a few
+ * percent on machines of up to 16 CPUs, and it is a safety net anyway.
+ */
+#define PACER_MEM_BATCH		(256 << 10)
 
 /* Written on the data path by the CPU that owns it; readers sum them. */
 struct pacer_pcpu_stats {
