@@ -7,6 +7,9 @@
 #   make check            every selftest in a VM on Debian's kernel
 #   make check-debug      the same on a KASAN/lockdep/kmemleak kernel
 #   make demo             pacer at work in a VM, then pacer against a policer
+#   make bench            pacer against police, ifb+htb/tbf/cake, plots in
+#                         bench/results (QUICK=1: one rate, one RTT;
+#                         METHODS="pacer htb": a subset; NAME=: file names)
 #   make style            checkpatch --strict on the module and uapi header
 #   make sparse           the module under sparse (C=1; C=2 for all files)
 
@@ -15,7 +18,7 @@ DESTDIR ?=
 PREFIX ?= /usr/local
 VM := tools/vm
 
-.PHONY: all module pacerctl install clean check check-debug demo style sparse
+.PHONY: all module pacerctl install clean check check-debug demo bench style sparse
 
 all: module pacerctl
 
@@ -58,6 +61,11 @@ demo:
 	$(MAKE) pacerctl
 	$(VM)/run --timeout 900 -- sh -c \
 		'sh /pacer/selftests/demo.sh && { sh /pacer/selftests/seed004.sh; true; }'
+
+bench:
+	bench/run $(if $(QUICK),--quick) $(if $(METHODS),--methods "$(METHODS)") \
+		$(if $(REPS),--reps $(REPS)) $(if $(NAME),--name $(NAME)) \
+		$(if $(OUT),--out $(OUT))
 
 clean:
 	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean

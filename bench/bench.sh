@@ -1,0 +1,427 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest half of `make bench` (bench/run boots the VM and calls this):
+# pacer against what operators use instead, on the same traffic in the
+# same VM, one method at a time.  Each run prints one CSV row (bench/run
+# keeps the lines starting "csv: "), the TCP runs their 100 ms goodput
+# samples ("series: "), and progress lines starting "# ".
+#
+#   +----- NS_S (sender) -----+         +----------- NS_R (receiver) -----------+
+#   | iperf3 -c, ping -i 0.1, |         | vethR 10.0.20.2      iperf3 -s        |
+#   | pktgen                  |         |  ingress --> the method under test:   |
+#   | vethS 10.0.20.1 --------+---------+->  police | ifb0 + htb, htb+fq_codel, |
+#   |  netem RTT/2 (egress)   |         |      tbf, cake | pacer0 | none        |
+#   +-------------------------+         |  netem RTT/2 on vethR's egress (ACKs) |
+#                                       +---------------------------------------+
+#
+# Usage: bench.sh [--quick] [--methods "M..."] [--commit ID] [--reps N]
+# Methods: none police htb htb+fq_codel tbf cake pacer (all by default;
+# the packet-rate run always includes none, its reference).
+BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
+SELFTESTS=${PACER_SELFTESTS:-$BENCH_DIR/../selftests}
+. "$SELFTESTS/lib.sh"
+. "$SELFTESTS/classlib.inc"
+
+ALL_METHODS="none police htb htb+fq_codel tbf cake pacer"
+METHODS=$ALL_METHODS
+QUICK=0
+COMMIT=unknown
+REPS=1
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--quick) QUICK=1; shift ;;
+	--methods) METHODS=$2; shift 2 ;;
+	--commit) COMMIT=$2; shift 2 ;;
+	--reps) REPS=$2; shift 2 ;;
+	*) die "usage: bench.sh [--quick] [--methods \"M...\"] [--commit ID] [--reps N]" ;;
+	esac
+done
+for m in $METHODS; do
+	case " $ALL_METHODS " in
+	*" $m "*) ;;
+	*) die "unknown method \"$m\" (known: $ALL_METHODS)" ;;
+	esac
+done
+is_uint "$REPS" && [ "$REPS" -ge 1 ] || die "--reps wants a count >= 1, not \"$REPS\""
+
+# The matrix.  TCP runs last TCP_SECS, of which the first WARMUP_SECS
+# (slow start, the shaper's first burst) are not counted.
+TCP_SECS=10
+WARMUP_SECS=1
+UDP_SECS=5
+PPS_SECS=3
+PPS_ROUNDS=2
+if [ "$QUICK" = 1 ]; then
+	RATES="20" RATES_8="20" RTTS="0" UDP_RATES="20"
+else
+	# 8 flows (seed 003: one flow versus many) at two rates keeps the
+	# whole matrix under 30 minutes.
+	RATES="10 20 50 100 200" RATES_8="20 100" RTTS="0 40" UDP_RATES="20 100"
+fi
+
+require iperf3 ping tc nstat pacerctl awk sort
+
+S_ADDR=10.0.20.1
+R_ADDR=10.0.20.2
+KVER=$(uname -r)
+VCPUS=$(grep -c '^processor' /proc/cpuinfo)
+
+log "# bench: kernel $KVER, $VCPUS vCPUs, commit $COMMIT, methods: $METHODS"
+log "# rates: $RATES Mbit/s (8 flows: $RATES_8), RTTs: $RTTS ms, reps: $REPS"
+
+setup_ns NS_S NS_R
+# Global, not per namespace: lets iperf3 -w raise a UDP socket's buffers
+# (it sets both, on both ends).
+echo 16777216 >/proc/sys/net/core/wmem_max
+echo 16777216 >/proc/sys/net/core/rmem_max
+load_pacer
+modprobe ifb numifbs=0
+veth_pair "$NS_S" vethS "$S_ADDR" "$NS_R" vethR "$R_ADDR"
+jserver "$NS_R" "$R_ADDR" -i 0.1
+
+CSV_HEADER="commit,kernel,vcpus,method,workload,rate_mbit,rtt_ms,flows,rep,secs,goodput_bps,theory_bps,share_pct,retrans,drops,cv_pct,ping_idle_p50_ms,ping_p50_ms,ping_p99_ms,rtt_inc_p50_ms,rtt_inc_p99_ms,pps,cpu_ns_per_pkt,delayed_share_pct,sojourn_p99_us"
+echo "csv: $CSV_HEADER"
+echo "series: method,rate_mbit,rtt_ms,flows,t_s,bps"
+
+# ------------------------------------------------------------- methods
+
+# bytes_at RATE_MBIT MS: what RATE carries in MS milliseconds.
+bytes_at() {
+	echo $(($1 * 125 * $2))
+}
+
+# ifb_with QDISC...: R's ingress redirected to ifb0 (txqueuelen 1000, as
+# VM-NOTES advises), whose root qdisc is QDISC.
+ifb_with() {
+	ip -n "$NS_R" link add ifb0 type ifb
+	ip -n "$NS_R" link set ifb0 txqueuelen 1000 up
+	tc -n "$NS_R" qdisc add dev ifb0 root "$@"
+	redirect_ingress "$NS_R" vethR ifb0
+}
+
+# method_on METHOD RATE_MBIT: install METHOD on R's ingress, shaping to
+# RATE (0: no effective limit, 10 Gbit/s, for the packet-rate runs).
+# Bursts are 10 ms at the rate wherever the method takes one.
+method_on() {
+	local m=$1 rate burst
+
+	if [ "$2" = 0 ]; then
+		rate=10gbit burst=$(bytes_at 10000 10)
+	else
+		rate=${2}mbit burst=$(bytes_at "$2" 10)
+	fi
+	case "$m" in
+	none) ;;
+	police)
+		tc -n "$NS_R" qdisc add dev vethR handle ffff: ingress
+		tc -n "$NS_R" filter add dev vethR parent ffff: matchall \
+			action police rate "$rate" burst "$burst" conform-exceed drop/ok
+		;;
+	htb | htb+fq_codel)
+		ifb_with handle 1: htb default 1
+		# quantum only keeps HTB from warning about r2q at high rates
+		tc -n "$NS_R" class add dev ifb0 parent 1: classid 1:1 htb \
+			rate "$rate" ceil "$rate" burst "$burst" cburst "$burst" \
+			quantum 60000
+		if [ "$m" = htb ]; then
+			tc -n "$NS_R" qdisc add dev ifb0 parent 1:1 pfifo limit 1000
+		else
+			tc -n "$NS_R" qdisc add dev ifb0 parent 1:1 fq_codel
+		fi
+		;;
+	tbf) ifb_with tbf rate "$rate" burst "$burst" latency 100ms ;;
+	cake) ifb_with cake bandwidth "$rate" ingress ;;
+	pacer)
+		pacer_add "$NS_R" pacer0
+		pc "$NS_R" class add dev pacer0 id 1 rate "$rate"
+		pc "$NS_R" rule add dev pacer0 src "$S_ADDR/32" class 1
+		redirect_ingress "$NS_R" vethR pacer0
+		;;
+	esac
+}
+
+method_off() {
+	tc -n "$NS_R" qdisc del dev vethR handle ffff: ingress 2>/dev/null || true
+	ip -n "$NS_R" link del ifb0 2>/dev/null || true
+	ip -n "$NS_R" link del pacer0 2>/dev/null || true
+}
+
+# method_counters METHOD: DROPS, the packets the method itself dropped
+# (for a qdisc tree the largest count of its qdiscs: a leaf's drop at
+# enqueue is counted by its parent too, a drop at dequeue only by the
+# leaf), and PACER_FIGURES, "delayed share %,p99 sojourn us" of pacer's
+# class ("," for the others).
+method_counters() {
+	PACER_FIGURES=,
+	case "$1" in
+	none) DROPS=0 ;;
+	police)
+		DROPS=$(tc -n "$NS_R" -s -j filter show dev vethR ingress | json_flat |
+			awk -F '\t' '$1 ~ /actions[.][0-9]+[.]stats[.]drops$/ { n += $2 }
+				END { print n + 0 }') ;;
+	pacer)
+		class_snap "$NS_R" pacer0 1 P
+		DROPS=$P_dropped_packets
+		if [ "$P_tx_packets" -gt 0 ]; then
+			PACER_FIGURES=$(awk -v d="$P_delayed_packets" \
+				-v t="$P_tx_packets" -v p="$P_delay_p99_us" \
+				'BEGIN { printf "%.1f,%d", 100 * d / t, p }')
+		fi ;;
+	*)
+		DROPS=$(tc -n "$NS_R" -s -j qdisc show dev ifb0 | json_flat |
+			awk -F '\t' '$1 ~ /^[0-9]+[.]drops$/ && $2 > n { n = $2 }
+				END { print n + 0 }') ;;
+	esac
+}
+
+# ------------------------------------------------------------- figures
+
+retrans() {
+	ip netns exec "$NS_S" nstat -asz TcpRetransSegs |
+		awk '$1 == "TcpRetransSegs" { print $2 }'
+}
+
+# ping_start COUNT FILE: COUNT pings, 10 a second, S to R, in the
+# background; ping_wait collects them.
+ping_start() {
+	bg timeout $(($1 / 10 + 15)) ip netns exec "$NS_S" \
+		ping -n -i 0.1 -W 2 -c "$1" "$R_ADDR" >"$2" 2>&1
+	PING_PID=$BGPID
+}
+
+ping_wait() {
+	wait_exit "$PING_PID" 30 || true
+}
+
+# ping_quantiles FILE: "P50 P99" of the RTTs (ms) in ping's output; lost
+# pings do not count (the method's drops say what was lost).
+ping_quantiles() {
+	sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p' "$1" | sort -n | awk '
+		{ v[NR] = $1 }
+		END {
+			if (NR == 0) { print "- -"; exit }
+			i50 = int(NR * 0.50 + 0.999); i99 = int(NR * 0.99 + 0.999)
+			print v[i50 < 1 ? 1 : i50], v[i99 < 1 ? 1 : i99]
+		}'
+}
+
+# series_stats FILE FROM THEORY: from "END BPS BYTES" receiver samples,
+# "GOODPUT CV_PCT SHARE_PCT": bytes over the samples that end after FROM,
+# the coefficient of variation of their rates, goodput / THEORY.
+series_stats() {
+	awk -v from="$2" -v th="$3" '
+		# busybox awk has no sqrt(): Newton iterations
+		function root(x,   r, i) {
+			if (x <= 0) return 0
+			r = x > 1 ? x : 1
+			for (i = 0; i < 60; i++) r = (r + x / r) / 2
+			return r
+		}
+		$1 > from + 0.05 && $4 > 0.05 {
+			n++; bytes += $3; secs += $4; s += $2; ss += $2 * $2
+		}
+		END {
+			if (n == 0 || secs == 0) { print "0 - -"; exit }
+			g = bytes * 8 / secs; m = s / n
+			var = ss / n - m * m; if (var < 0) var = 0
+			cv = m > 0 ? 100 * root(var) / m : 0
+			share = th > 0 ? sprintf("%.2f", 100 * g / th) : ""
+			printf "%d %.1f %s\n", g, cv, share
+		}' "$1"
+}
+
+# iperf_samples JSON OUT: the receiver's intervals as "END BPS BYTES SECS".
+iperf_samples() {
+	jq -r 'if .error then error(.error) else
+		.server_output_json.intervals[].sum
+		| "\(.end) \(.bits_per_second | floor) \(.bytes) \(.seconds)" end' \
+		"$1" >"$2" 2>"$2.err" || die "iperf3: $(cat "$2.err")"
+}
+
+# theory RATE_MBIT PAYLOAD: payload bits/s of a full-size frame stream
+# at RATE (1448 bytes of TCP payload, 1472 of UDP, per 1514 on the wire).
+theory_of() {
+	[ "$1" = 0 ] && { echo 0; return; }
+	echo $(($1 * 1000000 * $2 / 1514))
+}
+
+# emit METHOD WORKLOAD RATE RTT FLOWS REP SECS REST: one CSV row.
+emit() {
+	echo "csv: $COMMIT,$KVER,$VCPUS,$1,$2,$3,$4,$5,$6,$7,$8"
+}
+
+# ------------------------------------------------------------- netem
+
+set_rtt() {
+	local d=$(($1 / 2))
+
+	tc -n "$NS_S" qdisc del dev vethS root 2>/dev/null || true
+	tc -n "$NS_R" qdisc del dev vethR root 2>/dev/null || true
+	[ "$1" = 0 ] && return 0
+	tc -n "$NS_S" qdisc add dev vethS root netem delay "${d}ms" limit 10000
+	tc -n "$NS_R" qdisc add dev vethR root netem delay "${d}ms" limit 10000
+}
+
+# idle_ping: IDLE_P50 IDLE_P99 with nothing else running.  Both loaded
+# percentiles are compared with the idle median: an idle p99 of a few
+# dozen pings is one TCG hiccup, not a property of the path.
+idle_ping() {
+	ping_start 30 "$TMPD/ping-idle"
+	ping_wait
+	set -- $(ping_quantiles "$TMPD/ping-idle")
+	IDLE_P50=$1 IDLE_P99=$2
+}
+
+# rtt_increase LOADED IDLE: LOADED - IDLE in ms ("" when unknown).
+rtt_increase() {
+	case "$1$2" in *-*) echo ""; return ;; esac
+	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'
+}
+
+# ----------------------------------------------------------- workloads
+
+# run_load METHOD WORKLOAD RATE RTT FLOWS REP: a TCP (FLOWS streams) or
+# UDP (2x RATE) run with a 10/s ping from the end of the warm-up on.
+run_load() {
+	local m=$1 w=$2 rate=$3 rtt=$4 flows=$5 rep=$6
+	local secs theory re0 re1 p50 p99 json args n
+
+	method_on "$m" "$rate"
+	if [ "$w" = tcp ]; then
+		secs=$TCP_SECS
+		theory=$(theory_of "$rate" 1448)
+		args="-P $flows"
+	else
+		secs=$UDP_SECS
+		theory=$(theory_of "$rate" 1472)
+		# -w: a UDP socket's send buffer holds every packet it sent
+		# until the shaper frees it; at the default 208 KiB the sender
+		# blocks before any queue here overflows, which a remote
+		# sender would not.
+		args="-u -l 1472 -w 8M -b $((2 * rate))M"
+	fi
+	json=$TMPD/iperf-$m-$w-$rate-$rtt-$flows.json
+	re0=$(retrans)
+	n=$(((secs - WARMUP_SECS) * 10 - 5))
+	bg iperf_client "$NS_S" "$R_ADDR" "$secs" "$json" --get-server-output $args
+	local client=$BGPID
+	sleep "$WARMUP_SECS"
+	ping_start "$n" "$TMPD/ping-load"
+	wait_exit "$client" $((secs + 40)) || die "iperf3 ($m $w $rate) did not end"
+	ping_wait
+	re1=$(retrans)
+	method_counters "$m"
+	method_off
+
+	iperf_samples "$json" "$TMPD/samples"
+	set -- $(series_stats "$TMPD/samples" "$WARMUP_SECS" "$theory")
+	local goodput=$1 cv=$2 share=${3:-}
+	set -- $(ping_quantiles "$TMPD/ping-load")
+	p50=$1 p99=$2
+	[ "$m" = none ] && theory= share=
+	emit "$m" "$w" "$rate" "$rtt" "$flows" "$rep" "$secs" \
+		"$goodput,$theory,$share,$((re1 - re0)),$DROPS,$cv,$IDLE_P50,$p50,$p99,$(rtt_increase "$p50" "$IDLE_P50"),$(rtt_increase "$p99" "$IDLE_P50"),,,$PACER_FIGURES"
+	log "# $m $w ${rate}M rtt ${rtt}ms x$flows: $((goodput / 1000)) kbit/s (${share:-n/a} %), $((re1 - re0)) retrans, $DROPS drops, cv $cv %, ping p50/p99 $p50/$p99 ms$(
+		[ "$PACER_FIGURES" = , ] ||
+			echo "$PACER_FIGURES" | awk -F, '{ print ", delayed " $1 " %, sojourn p99 <= " $2 " us" }')"
+	if [ "$w" = tcp ] && [ "$flows" = 1 ]; then
+		awk -v pre="series: $m,$rate,$rtt,$flows," '{ print pre $1 "," $2 }' \
+			"$TMPD/samples"
+	fi
+}
+
+# cpu_busy: jiffies (USER_HZ) spent in system + softirq, all CPUs.
+cpu_busy() {
+	awk '$1 == "cpu" { print $4 + $8 }' /proc/stat
+}
+
+ip_in() {
+	ip netns exec "$NS_R" nstat -asz IpInReceives |
+		awk '$1 == "IpInReceives" { print $2 }'
+}
+
+# pktgen_setup: one pktgen thread sends 60-byte UDP frames from vethS to
+# R's address and MAC, to a port nobody listens on, as fast as it can.
+pktgen_setup() {
+	local mac
+
+	modprobe pktgen
+	mac=$(ip -n "$NS_R" -j link show dev vethR | json_get 0.address)
+	ip netns exec "$NS_S" sh -c "
+		cd /proc/net/pktgen || exit 1
+		echo rem_device_all >kpktgend_0
+		echo 'add_device vethS' >kpktgend_0
+		for c in 'count 0' 'pkt_size 60' 'clone_skb 0' 'delay 0' \
+			'dst $R_ADDR' 'dst_mac $mac' 'udp_src_min 9' \
+			'udp_src_max 9' 'udp_dst_min 9' 'udp_dst_max 9'; do
+			echo \"\$c\" >vethS
+		done"
+}
+
+# run_pps METHOD ROUND: packets per second through METHOD (no effective
+# limit), counted where they arrive (R's IpInReceives), and the system +
+# softirq CPU time per packet over the same window (pktgen's own sending
+# included: the same for every method).
+run_pps() {
+	local m=$1 in0 in1 c0 c1 t0 t1 pps ns
+
+	method_on "$m" 0
+	bg ip netns exec "$NS_S" sh -c 'echo start >/proc/net/pktgen/pgctrl'
+	local gen=$BGPID
+	sleep 1
+	in0=$(ip_in) c0=$(cpu_busy) t0=$(now_ms)
+	sleep "$PPS_SECS"
+	in1=$(ip_in) c1=$(cpu_busy) t1=$(now_ms)
+	ip netns exec "$NS_S" sh -c 'echo stop >/proc/net/pktgen/pgctrl' || true
+	wait_exit "$gen" 20 || die "pktgen did not stop"
+	method_counters "$m"
+	method_off
+	pps=$(((in1 - in0) * 1000 / (t1 - t0)))
+	ns=$(awk -v c=$((c1 - c0)) -v p=$((in1 - in0)) \
+		'BEGIN { if (p > 0) printf "%.0f", c * 10000000 / p }')
+	emit "$m" pps 0 0 1 "$2" "$PPS_SECS" \
+		",,,,$DROPS,,,,,,,$pps,$ns,,"
+	log "# $m pps: $pps packets/s, $ns ns of system+softirq CPU per packet, $DROPS drops"
+}
+
+# --------------------------------------------------------------- matrix
+
+for REP in $(seq 1 "$REPS"); do
+	for rtt in $RTTS; do
+		set_rtt "$rtt"
+		idle_ping
+		log "# RTT ${rtt} ms: idle ping p50/p99 $IDLE_P50/$IDLE_P99 ms"
+		for flows in 1 8; do
+			rates=$RATES
+			[ "$flows" = 1 ] || rates=$RATES_8
+			for m in $METHODS; do
+				if [ "$m" = none ]; then
+					run_load none tcp 0 "$rtt" "$flows" "$REP"
+					continue
+				fi
+				for rate in $rates; do
+					run_load "$m" tcp "$rate" "$rtt" "$flows" "$REP"
+				done
+			done
+		done
+	done
+	set_rtt 0
+	idle_ping
+	for m in $METHODS; do
+		[ "$m" = none ] && continue
+		for rate in $UDP_RATES; do
+			run_load "$m" udp2x "$rate" 0 1 "$REP"
+		done
+	done
+done
+# Packet rates vary from one second to the next under TCG: every method
+# is measured in each of PPS_ROUNDS rounds, interleaved.
+pktgen_setup
+pps_methods="none $(echo " $METHODS " | sed 's/ none / /')"
+for round in $(seq 1 $((PPS_ROUNDS * REPS))); do
+	for m in $pps_methods; do
+		run_pps "$m" "$round"
+	done
+done
+log "# bench: done"
