@@ -136,6 +136,7 @@ class_snap "$NS_R" pacer0 20 B
 show_class "class 20 (B) since 1 s into the run" B
 class_snap "$NS_R" pacer0 0 D
 show_class "class 0 (A)" D
+PACER_SHOW=$(ip netns exec "$NS_R" pacerctl -s class show dev pacer0)
 
 want=$(theory $((B_MBIT * 1000000)))
 check_within "B's goodput (s$FROM-$SECS) vs $B_MBIT Mbit/s x 1448/1514 (bit/s)" \
@@ -173,13 +174,27 @@ else
 	_fail "B's goodput: policer $po_b, want below pacer's $p_b bit/s"
 fi
 
+# The one table of make demo: what each method did to A and to B, and
+# for pacer how long B's packets waited instead of being dropped (a
+# policer delays nothing: it passes or drops).
+row() {
+	log "$(printf '%-8s %9s %7s %6s %9s %6s %6s %7s %8s %8s %8s' "$@")"
+}
+b_share=$(awk -v d="$B_delayed_packets" -v t="$B_tx_packets" \
+	'BEGIN { if (t > 0) printf "%.1f", 100 * d / t; else print "-" }')
 log ""
 log "seed004: B limited to $B_MBIT Mbit/s (theory $(mbit "$want") Mbit/s), A offered $A_RATE, RTT ~20 ms"
-log "$(printf '%-8s %10s %7s %7s %10s %7s %7s %8s' method 'A Mbit/s' 'A/solo%' 'A retr' 'B Mbit/s' 'B/th%' 'B retr' 'B drops')"
-log "$(printf '%-8s %10s %7s %7s %10s %7s %7s %8s' 'A solo' "$(mbit "$solo")" 100 "$solo_re" - - - -)"
-log "$(printf '%-8s %10s %7s %7s %10s %7s %7s %8s' pacer "$(mbit "$p_a")" "$(pct "$p_a" "$solo")" "$p_are" \
-	"$(mbit "$p_b")" "$(pct "$p_b" "$want")" "$p_bre" "$B_dropped_packets")"
-log "$(printf '%-8s %10s %7s %7s %10s %7s %7s %8s' police "$(mbit "$po_a")" "$(pct "$po_a" "$solo")" "$po_are" \
-	"$(mbit "$po_b")" "$(pct "$po_b" "$want")" "$po_bre" "$po_drop")"
+log "B's drops and delays are counted from 1 s into the run (after slow start)"
+row method 'A Mbit/s' 'A/solo%' 'A retr' 'B Mbit/s' 'B/th%' 'B retr' 'B drops' 'B delay%' 'B p50' 'B p99'
+row 'A solo' "$(mbit "$solo")" 100 "$solo_re" - - - - - - -
+row pacer "$(mbit "$p_a")" "$(pct "$p_a" "$solo")" "$p_are" \
+	"$(mbit "$p_b")" "$(pct "$p_b" "$want")" "$p_bre" "$B_dropped_packets" \
+	"$b_share" "<=$(ms_of "$B_delay_p50_us")" "<=$(ms_of "$B_delay_p99_us")"
+row police "$(mbit "$po_a")" "$(pct "$po_a" "$solo")" "$po_are" \
+	"$(mbit "$po_b")" "$(pct "$po_b" "$want")" "$po_bre" "$po_drop" 0.0 - -
+log "(B p50/p99: sojourn in pacer0, upper bound of the histogram bucket)"
+log ""
+log "pacerctl -s class show dev pacer0 (as the pacer run left it):"
+printf '%s\n' "$PACER_SHOW" | sed 's/^/  /'
 
 ksft_exit

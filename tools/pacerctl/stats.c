@@ -91,21 +91,24 @@ int pacer_class_stats_decode(struct nlattr *nest, struct pacer_class_stats *st)
 
 /*
  * What the counters tell once combined: of the packets sent, the share
- * that waited; their average sojourn; and the 99th percentile sojourn,
- * as the upper bound of the histogram bucket that reaches 99 %.
+ * that waited; their average sojourn; and the median and 99th percentile
+ * sojourns, as the upper bounds of the histogram buckets that reach 50 %
+ * and 99 %.
  */
 struct stats_derived {
 	double delayed_share;
 	uint64_t delay_avg_us;
+	uint64_t delay_p50_us;
 	uint64_t delay_p99_us;
 };
 
 /*
- * p99: the upper bound (2^i us) of the first bucket where the cumulative
- * count reaches 99 % of all; for the last bucket, which has no bound,
- * the longest sojourn, rounded up to the microsecond.
+ * The PCT-th percentile: the upper bound (2^i us) of the first bucket
+ * where the cumulative count reaches PCT % of all; for the last bucket,
+ * which has no bound, the longest sojourn, rounded up to the microsecond.
  */
-static uint64_t stats_p99_us(const struct pacer_class_stats *st)
+static uint64_t stats_quantile_us(const struct pacer_class_stats *st,
+				  unsigned int pct)
 {
 	uint64_t total = 0, cum = 0;
 	int i;
@@ -116,7 +119,7 @@ static uint64_t stats_p99_us(const struct pacer_class_stats *st)
 		return 0;
 	for (i = 0; i < PACER_HIST_BUCKETS - 1; i++) {
 		cum += st->hist[i];
-		if (cum * 100 >= total * 99)	/* exact: no float */
+		if (cum * 100 >= total * pct)	/* exact: no float */
 			return UINT64_C(1) << i;
 	}
 	return (st->v[PACER_STATS_A_DELAY_NS_MAX] + 999) / 1000;
@@ -136,7 +139,8 @@ static void stats_derive(const struct pacer_class_stats *st,
 		d->delay_avg_us =
 			(st->v[PACER_STATS_A_DELAY_NS_TOTAL] / tx + 500) / 1000;
 	}
-	d->delay_p99_us = stats_p99_us(st);
+	d->delay_p50_us = stats_quantile_us(st, 50);
+	d->delay_p99_us = stats_quantile_us(st, 99);
 }
 
 /* The JSON keys of the scalar counters, by attribute. */
@@ -205,6 +209,7 @@ static void stats_json(const struct pacer_class_stats *st,
 	}
 	print_float(PRINT_JSON, "delayed_share", NULL, d->delayed_share);
 	print_u64(PRINT_JSON, "delay_avg_us", NULL, d->delay_avg_us);
+	print_u64(PRINT_JSON, "delay_p50_us", NULL, d->delay_p50_us);
 	print_u64(PRINT_JSON, "delay_p99_us", NULL, d->delay_p99_us);
 	close_json_object();
 }
@@ -236,7 +241,8 @@ static void stats_text_hist(const struct pacer_class_stats *st)
  * Text:
  *  Received 1300 bytes 13 pkt
  *  Sent 1234 bytes 12 pkt (dropped 1, backlog 0b 0p)
- *  delayed 10 pkt (83.3%) 12000 bytes, sojourn avg 1.2ms p99 <=4.1ms max 5.1ms
+ *  delayed 10 pkt (83.3%) 12000 bytes, sojourn avg 1.2ms p50 <=1ms
+ *   p99 <=4.1ms max 5.1ms   (one line)
  *  drops 66 bytes: queue_limit 1 memory 0 reinject 0 flush 0, ecn_marked 0,
  *   backlog peak 64Kb   (all on one line)
  */
@@ -244,6 +250,7 @@ static void stats_text(const struct pacer_class_stats *st,
 		       const struct stats_derived *d, int level)
 {
 	char b1[UNITS_BUF_LEN], b2[UNITS_BUF_LEN], b3[UNITS_BUF_LEN];
+	char b4[UNITS_BUF_LEN];
 	const uint64_t *v = st->v;
 	int r;
 
@@ -256,10 +263,11 @@ static void stats_text(const struct pacer_class_stats *st,
 	       format_size(b1, sizeof(b1), v[PACER_STATS_A_BACKLOG_BYTES]),
 	       v[PACER_STATS_A_BACKLOG_PACKETS]);
 	printf("\n delayed %" PRIu64 " pkt (%.1f%%) %" PRIu64
-	       " bytes, sojourn avg %s p99 <=%s max %s",
+	       " bytes, sojourn avg %s p50 <=%s p99 <=%s max %s",
 	       v[PACER_STATS_A_DELAYED_PACKETS], d->delayed_share * 100,
 	       v[PACER_STATS_A_DELAYED_BYTES],
 	       format_time(b1, sizeof(b1), d->delay_avg_us * 1000),
+	       format_time(b4, sizeof(b4), d->delay_p50_us * 1000),
 	       format_time(b2, sizeof(b2), d->delay_p99_us * 1000),
 	       format_time(b3, sizeof(b3), v[PACER_STATS_A_DELAY_NS_MAX]));
 	printf("\n drops %" PRIu64 " bytes:", v[PACER_STATS_A_DROPPED_BYTES]);
@@ -279,7 +287,7 @@ static void stats_text(const struct pacer_class_stats *st,
  * @level: how many times -s was given; from 2, text shows the histogram
  *
  * JSON: a "stats" object, the counters under their attribute's name, then
- * delayed_share, delay_avg_us and delay_p99_us.  Text: four lines (five
+ * delayed_share, delay_avg_us, delay_p50_us and delay_p99_us.  Text: four lines (five
  * with the histogram), each starting with a new line.
  */
 void pacer_class_stats_print(const struct pacer_class_stats *st, int level)
