@@ -445,9 +445,14 @@ static int pacer_nl_parse_class(struct genl_info *info, struct nlattr **tb)
 				info->extack);
 }
 
-static int pacer_nl_class_id(struct genl_info *info, struct nlattr **tb,
-			     u16 *id)
+/* Every request about one class: its attributes, and the id it names. */
+static int pacer_nl_parse_class_id(struct genl_info *info, struct nlattr **tb,
+				   u16 *id)
 {
+	int err = pacer_nl_parse_class(info, tb);
+
+	if (err)
+		return err;
 	if (!tb[PACER_CLASS_A_ID]) {
 		NL_SET_ERR_MSG_MOD(info->extack, "PACER_CLASS_A_ID is required");
 		NL_SET_ERR_ATTR_MISS(info->extack, info->attrs[PACER_A_CLASS],
@@ -582,10 +587,7 @@ static int pacer_nl_class_new_doit(struct sk_buff *skb, struct genl_info *info)
 	u16 id;
 	int err;
 
-	err = pacer_nl_parse_class(info, tb);
-	if (err)
-		return err;
-	err = pacer_nl_class_id(info, tb, &id);
+	err = pacer_nl_parse_class_id(info, tb, &id);
 	if (err)
 		return err;
 	pacer_class_cfg_defaults(&cfg);
@@ -635,10 +637,7 @@ static int pacer_nl_class_set_doit(struct sk_buff *skb, struct genl_info *info)
 	u16 id;
 	int err;
 
-	err = pacer_nl_parse_class(info, tb);
-	if (err)
-		return err;
-	err = pacer_nl_class_id(info, tb, &id);
+	err = pacer_nl_parse_class_id(info, tb, &id);
 	if (err)
 		return err;
 
@@ -676,10 +675,7 @@ static int pacer_nl_class_del_doit(struct sk_buff *skb, struct genl_info *info)
 	u16 id;
 	int err;
 
-	err = pacer_nl_parse_class(info, tb);
-	if (err)
-		return err;
-	err = pacer_nl_class_id(info, tb, &id);
+	err = pacer_nl_parse_class_id(info, tb, &id);
 	if (err)
 		return err;
 	if (id == PACER_CLASS_DEFAULT) {
@@ -742,10 +738,7 @@ static int pacer_nl_class_get_doit(struct sk_buff *skb, struct genl_info *info)
 	u16 id;
 	int err;
 
-	err = pacer_nl_parse_class(info, tb);
-	if (err)
-		return err;
-	err = pacer_nl_class_id(info, tb, &id);
+	err = pacer_nl_parse_class_id(info, tb, &id);
 	if (err)
 		return err;
 
