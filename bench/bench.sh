@@ -181,8 +181,7 @@ method_counters() {
 # ------------------------------------------------------------- figures
 
 retrans() {
-	ip netns exec "$NS_S" nstat -asz TcpRetransSegs |
-		awk '$1 == "TcpRetransSegs" { print $2 }'
+	snmp_counter "$NS_S" TcpRetransSegs
 }
 
 # ping_start COUNT FILE: COUNT pings, 10 a second, S to R, in the
@@ -342,8 +341,7 @@ kernel_ticks() {
 }
 
 ip_in() {
-	ip netns exec "$NS_R" nstat -asz IpInReceives |
-		awk '$1 == "IpInReceives" { print $2 }'
+	snmp_counter "$NS_R" IpInReceives
 }
 
 # pktgen_setup: one pktgen thread sends 60-byte UDP frames from vethS to

@@ -50,8 +50,7 @@ class_snap "$NS_B" pacer0 1 C0
 check_eq "target_us" "$C0_target_us" 1000
 
 delivered_ce() {
-	ip netns exec "$NS_A" nstat -asz TcpExtTCPDeliveredCE |
-		awk '$1 == "TcpExtTCPDeliveredCE" { print $2 }'
+	snmp_counter "$NS_A" TcpExtTCPDeliveredCE
 }
 ce0=$(delivered_ce)
 

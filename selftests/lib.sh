@@ -397,6 +397,12 @@ redirect_egress() {
 		action mirred egress redirect dev "$3"
 }
 
+# snmp_counter NS NAME: an SNMP/netstat counter of NS (nstat's name, e.g.
+# TcpRetransSegs), absolute, without touching nstat's history.
+snmp_counter() {
+	ip netns exec "$1" nstat -asz "$2" | awk -v n="$2" '$1 == n { print $2 }'
+}
+
 # ----------------------------------------------------------------- JSON
 #
 # jq takes ~0.4 s to start under TCG, awk ~0.01 s: counters are read with

@@ -48,7 +48,7 @@ burst() {
 
 # echos_in: the echo requests NS_B's IP stack received (its SNMP counter).
 echos_in() {
-	ip netns exec "$NS_B" nstat -asz IcmpInEchos | awk '$1 == "IcmpInEchos" { print $2 }'
+	snmp_counter "$NS_B" IcmpInEchos
 }
 
 # run_burst K: send the burst, wait until pacer0 is idle; snapshots of
