@@ -122,11 +122,7 @@ method_on() {
 			action police rate "$rate" burst "$burst" conform-exceed drop/ok
 		;;
 	htb | htb+fq_codel)
-		ifb_with handle 1: htb default 1
-		# quantum only keeps HTB from warning about r2q at high rates
-		tc -n "$NS_R" class add dev ifb0 parent 1: classid 1:1 htb \
-			rate "$rate" ceil "$rate" burst "$burst" cburst "$burst" \
-			quantum 60000
+		ifb_htb "$NS_R" vethR ifb0 "$rate" "$burst"
 		if [ "$m" = htb ]; then
 			tc -n "$NS_R" qdisc add dev ifb0 parent 1:1 pfifo limit 1000
 		else
