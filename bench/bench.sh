@@ -163,9 +163,9 @@ method_counters() {
 		class_snap "$NS_R" pacer0 1 P
 		DROPS=$P_dropped_packets
 		if [ "$P_tx_packets" -gt 0 ]; then
-			PACER_FIGURES=$(awk -v d="$P_delayed_packets" \
-				-v t="$P_tx_packets" -v p="$P_delay_p99_us" \
-				'BEGIN { printf "%.1f,%d", 100 * d / t, p }')
+			PACER_FIGURES=$(awk -v s="$P_delayed_share" \
+				-v p="$P_delay_p99_us" \
+				'BEGIN { printf "%.1f,%d", 100 * s, p }')
 		fi ;;
 	*)
 		DROPS=$(tc -n "$NS_R" -s -j qdisc show dev ifb0 | json_flat |

@@ -180,8 +180,8 @@ fi
 row() {
 	log "$(printf '%-8s %9s %7s %6s %9s %6s %6s %7s %8s %8s %8s' "$@")"
 }
-b_share=$(awk -v d="$B_delayed_packets" -v t="$B_tx_packets" \
-	'BEGIN { if (t > 0) printf "%.1f", 100 * d / t; else print "-" }')
+b_share=$(awk -v s="$B_delayed_share" -v t="$B_tx_packets" \
+	'BEGIN { if (t > 0) printf "%.1f", 100 * s; else print "-" }')
 log ""
 log "seed004: B limited to $B_MBIT Mbit/s (theory $(mbit "$want") Mbit/s), A offered $A_RATE, RTT ~20 ms"
 log "B's drops and delays are counted from 1 s into the run (after slow start)"
