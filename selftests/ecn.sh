@@ -60,15 +60,13 @@ bg iperf_run "$NS_A" 10.0.11.2 "$SECS" "$TMPD/ecn.json"
 client=$BGPID
 wait_until_ms $((t0 + 1000))
 class_snap "$NS_B" pacer0 1 C1
-wait_exit "$client" $((SECS + 30)) || die "iperf3 did not end"
-[ "$EXIT_STATUS" = 0 ] || die "iperf3 failed ($EXIT_STATUS)"
-retrans=$(jq -r '.end.sum_sent.retransmits // 0' "$TMPD/ecn.json")
+iperf_join "$client" $((SECS + 30)) "$TMPD/ecn.json" "the ECN flow"
 got=$(iperf_rx_bps "$TMPD/ecn.json" 2 "$SECS")
 ce=$(($(delivered_ce) - ce0))
 wait_class_idle "$NS_B" pacer0 1
 class_snap "$NS_B" pacer0 1 C
 show_class "class 1 after the run" C
-log "iperf3: receiver $got bit/s over s2-$SECS, $retrans retransmits;" \
+log "iperf3: receiver $got bit/s over s2-$SECS, $IPERF_RETRANS retransmits;" \
 	"sender TcpExtTCPDeliveredCE +$ce"
 
 check_ge "ecn_marked after the first second" \

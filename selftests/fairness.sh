@@ -82,7 +82,7 @@ log "bulk sojourn median: in ($low, $high] us (histogram); delay_avg_us $C_delay
 	"bound = $low us / 10 = $bound ms"
 bulk=$(iperf_rx_bps "$TMPD/bulk.json" "$WARM" "$((SECS - 1))")
 log "bulk goodput over the ping window: $bulk bit/s;" \
-	"$(jq -r '.end.sum_sent.retransmits' "$TMPD/bulk.json") retransmits in all"
+	"$(iperf_retrans "$TMPD/bulk.json") retransmits in all"
 
 check_eq "pings answered under load" "$(wc -l <"$TMPD/loaded")" "$PINGS"
 check_ge "class 1 delayed_packets over the ping window" "$C_delayed_packets" 100

@@ -111,14 +111,12 @@ together() {
 	pa=$BGPID
 	wait_until_ms $((t0 + 1000))
 	[ "$1" != pacer ] || pc "$NS_R" stats reset dev pacer0 id 20
-	wait_exit "$pb" $((SECS + 30)) || die "B's iperf3 did not end"
-	[ "$EXIT_STATUS" = 0 ] || die "B's iperf3 failed ($EXIT_STATUS)"
-	wait_exit "$pa" 30 || die "A's iperf3 did not end"
-	[ "$EXIT_STATUS" = 0 ] || die "A's iperf3 failed ($EXIT_STATUS)"
+	iperf_join "$pb" $((SECS + 30)) "$TMPD/$1-b.json" B
+	B_RE=$IPERF_RETRANS
+	iperf_join "$pa" 30 "$TMPD/$1-a.json" A
+	A_RE=$IPERF_RETRANS
 	A_BPS=$(iperf_rx_bps "$TMPD/$1-a.json" "$FROM" "$SECS")
 	B_BPS=$(iperf_rx_bps "$TMPD/$1-b.json" "$FROM" "$SECS")
-	A_RE=$(jq -r '.end.sum_sent.retransmits // 0' "$TMPD/$1-a.json")
-	B_RE=$(jq -r '.end.sum_sent.retransmits // 0' "$TMPD/$1-b.json")
 	log "$1: A $A_BPS bit/s ($A_RE retransmits), B $B_BPS bit/s ($B_RE retransmits)"
 }
 
