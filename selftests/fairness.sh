@@ -10,7 +10,13 @@
 # negligible share of it): the median lies in a log2 bucket (LOW, HIGH] and
 # the bound uses LOW, the smaller figure, so the check errs strict.
 # delay_avg_us is printed beside it.  Idle RTT: 20 pings before the bulk
-# flow.  Every ping is answered.  Debug kernel: the same, with a 7 s flow.
+# flow.  Every ping is answered.
+#
+# Debug kernel: everything but the RTT bound, whose figures are only logged.
+# There KASAN makes a packet cost ~1 ms of CPU (idle RTT 2.7-4.8 ms against
+# 0.5 ms), the CPU-bound sender builds a sojourn of only 2-16 ms, and the
+# ping's 1.4-2.7 ms increase is the CPU it waits for under load, which no
+# queueing order gives back (three runs on 2026-12-01).
 #
 #   +------- NS_A ---------+          +------------- NS_B ---------------+
 #   | iperf3 -c (bulk)     |          | vethB 10.0.12.2       iperf3 -s  |
@@ -87,7 +93,9 @@ log "bulk goodput over the ping window: $bulk bit/s;" \
 check_eq "pings answered under load" "$(wc -l <"$TMPD/loaded")" "$PINGS"
 check_ge "class 1 delayed_packets over the ping window" "$C_delayed_packets" 100
 check_ge "bulk median sojourn lower bound (us): the class is saturated" "$low" 1000
-if awk -v i="$inc" -v b="$bound" 'BEGIN { exit !(i < b) }'; then
+if [ "$IS_DEBUG" = 1 ]; then
+	log "debug kernel: the RTT bound is not asserted (see the top of this file)"
+elif awk -v i="$inc" -v b="$bound" 'BEGIN { exit !(i < b) }'; then
 	_pass "ping median RTT increase $inc ms < bulk median sojourn / 10 = $bound ms"
 else
 	_fail "ping median RTT increase $inc ms, want < bulk median sojourn / 10 = $bound ms"
