@@ -227,17 +227,11 @@ static u64 pacer_class_ready(struct pacer_class *cl, u32 charge, u64 now)
 
 /* Queue one packet (or one segment of a split GSO packet). */
 static void pacer_class_enqueue_one(struct pacer_class *cl,
-				    struct sk_buff *skb)
+				    struct sk_buff *skb, u32 hash)
 {
 	struct pacer_dev *pd = cl->pd;
 	struct pacer_skb_cb *cb = pacer_skb_cb(skb);
 	struct sk_buff *victims = NULL, *victim;
-	/*
-	 * Hash the flow keys ourselves: skb->hash follows the socket's
-	 * txhash, which TCP changes on retransmits, and a flow split over
-	 * two buckets would be reordered by DRR.
-	 */
-	u32 hash = skb_get_hash_perturb(skb, &pd->flow_key);
 	u64 now = ktime_get_ns();
 	bool wake = false;
 
@@ -310,6 +304,7 @@ drop:
  * pacer_class_enqueue() - queue a packet in its class
  * @cl: the class, found under RCU
  * @skb: the packet; consumed
+ * @hash: its flow, from pacer_flow_hash(); its segments share it
  *
  * A rate-limited class splits GSO packets into their segments, as cake
  * does below gigabit rates: the segments are paced one by one, DRR serves
@@ -318,12 +313,13 @@ drop:
  *
  * Context: BH disabled (the device's xmit).
  */
-void pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb)
+void pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
+			 u32 hash)
 {
 	struct sk_buff *segs, *seg, *next;
 
 	if (!skb_is_gso(skb) || !READ_ONCE(cl->cfg.rate)) {
-		pacer_class_enqueue_one(cl, skb);
+		pacer_class_enqueue_one(cl, skb, hash);
 		return;
 	}
 
@@ -331,13 +327,13 @@ void pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb)
 				    ~NETIF_F_GSO_MASK);
 	if (IS_ERR_OR_NULL(segs)) {
 		/* Not splittable: pace it whole, charged as its segments. */
-		pacer_class_enqueue_one(cl, skb);
+		pacer_class_enqueue_one(cl, skb, hash);
 		return;
 	}
 	consume_skb(skb);
 	skb_list_walk_safe(segs, seg, next) {
 		skb_mark_not_on_list(seg);
-		pacer_class_enqueue_one(cl, seg);
+		pacer_class_enqueue_one(cl, seg, hash);
 	}
 }
 

@@ -6,8 +6,8 @@
  * matches it; failing that, to the class that skb->priority names (its
  * minor number, as tc prints a classid), so "tc ... action skbedit
  * priority" can steer packets; failing that, to the default class 0.
- * Headers are read with the kernel's flow dissector, once per packet and
- * only when a rule needs them.
+ * Headers are read once per packet, by the kernel's flow dissector, in the
+ * device's xmit: the same keys serve the rules and the flow hash.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -80,26 +80,23 @@ static bool pacer_rule_match(const struct pacer_rule *r,
  * pacer_classify() - the class a packet goes to
  * @pd: the device
  * @skb: the packet, data at the Ethernet header
+ * @keys: its headers, from skb_flow_dissect_flow_keys()
  *
  * Context: RCU read side (the device's xmit).
  * Return: the class, or NULL while the device is being torn down.
  */
-struct pacer_class *pacer_classify(struct pacer_dev *pd, struct sk_buff *skb)
+struct pacer_class *pacer_classify(struct pacer_dev *pd,
+				   const struct sk_buff *skb,
+				   const struct flow_keys *keys)
 {
 	const struct pacer_rules *rules = rcu_dereference_bh(pd->rules);
 	struct pacer_class *cl;
-	struct flow_keys keys;
-	bool dissected = false;
 	unsigned int i;
 
 	for (i = 0; rules && i < rules->n; i++) {
 		struct pacer_rule *r = rules->rule[i];
 
-		if ((r->match & PACER_MATCH_KEYS) && !dissected) {
-			skb_flow_dissect_flow_keys(skb, &keys, 0);
-			dissected = true;
-		}
-		if (!pacer_rule_match(r, skb, &keys))
+		if (!pacer_rule_match(r, skb, keys))
 			continue;
 		cl = xa_load(&pd->classes, r->class_id);
 		if (likely(cl)) {
@@ -114,6 +111,46 @@ struct pacer_class *pacer_classify(struct pacer_dev *pd, struct sk_buff *skb)
 			return cl;
 	}
 	return xa_load(&pd->classes, PACER_CLASS_DEFAULT);
+}
+
+/**
+ * pacer_flow_hash() - the flow a packet belongs to, for DRR
+ * @pd: the device, whose secret key makes the hash unpredictable
+ * @keys: the packet's headers
+ *
+ * Addresses, protocol and ports only.  skb->hash and
+ * the kernel's flow hash also take the IPv6 flow label, which TCP
+ * changes with its txhash on every retransmit timeout; a flow split
+ * over two buckets would be reordered by DRR.
+ *
+ * Return: the hash.
+ */
+u32 pacer_flow_hash(const struct pacer_dev *pd, const struct flow_keys *keys)
+{
+	struct {
+		struct in6_addr src;
+		struct in6_addr dst;
+		__be32 ports;
+		__be16 n_proto;
+		u8 ip_proto;
+		u8 pad;
+	} __aligned(SIPHASH_ALIGNMENT) tuple = {
+		.ports = keys->ports.ports,
+		.n_proto = keys->basic.n_proto,
+		.ip_proto = keys->basic.ip_proto,
+	};
+
+	switch (keys->control.addr_type) {
+	case FLOW_DISSECTOR_KEY_IPV4_ADDRS:
+		tuple.src.s6_addr32[0] = keys->addrs.v4addrs.src;
+		tuple.dst.s6_addr32[0] = keys->addrs.v4addrs.dst;
+		break;
+	case FLOW_DISSECTOR_KEY_IPV6_ADDRS:
+		tuple.src = keys->addrs.v6addrs.src;
+		tuple.dst = keys->addrs.v6addrs.dst;
+		break;
+	}
+	return (u32)siphash(&tuple, sizeof(tuple), &pd->flow_key);
 }
 
 /**

@@ -19,6 +19,7 @@
 #include <linux/netfilter_netdev.h>
 #include <linux/random.h>
 #include <linux/slab.h>
+#include <net/flow_dissector.h>
 #include <net/rtnetlink.h>
 
 #include "classify.h"
@@ -161,6 +162,7 @@ static netdev_tx_t pacer_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct pacer_dev *pd = netdev_priv(dev);
 	struct pacer_class *cl;
+	struct flow_keys keys;
 
 	/* Only tc mirred tells us where to send a packet back to. */
 	if (!skb->redirected || !skb->skb_iif) {
@@ -174,14 +176,19 @@ static netdev_tx_t pacer_xmit(struct sk_buff *skb, struct net_device *dev)
 	 * (netif_running is cleared, then an RCU grace period); what still
 	 * races in here must not be left behind in a stopped device.
 	 */
-	cl = netif_running(dev) ? pacer_classify(pd, skb) : NULL;
-	if (unlikely(!cl)) {
-		pacer_dev_count_rx(pd, skb->len);
-		pacer_dev_count_drop(pd, PACER_DROP_FLUSH);
-		kfree_skb(skb);
-		return NETDEV_TX_OK;
-	}
-	pacer_class_enqueue(cl, skb);
+	if (unlikely(!netif_running(dev)))
+		goto flush;
+	skb_flow_dissect_flow_keys(skb, &keys, 0);
+	cl = pacer_classify(pd, skb, &keys);
+	if (unlikely(!cl))
+		goto flush;
+	pacer_class_enqueue(cl, skb, pacer_flow_hash(pd, &keys));
+	return NETDEV_TX_OK;
+
+flush:
+	pacer_dev_count_rx(pd, skb->len);
+	pacer_dev_count_drop(pd, PACER_DROP_FLUSH);
+	kfree_skb(skb);
 	return NETDEV_TX_OK;
 }
 

@@ -230,7 +230,8 @@ void pacer_class_apply(struct pacer_class *cl,
 		       const struct pacer_class_cfg *cfg);
 void pacer_class_delete(struct pacer_class *cl);
 void pacer_class_put(struct pacer_class *cl);
-void pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb);
+void pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
+			 u32 hash);
 int pacer_class_dequeue(struct pacer_class *cl, u64 now, int budget,
 			struct sk_buff_head *batch, u64 *next, bool *idle);
 void pacer_class_flush(struct pacer_class *cl);
@@ -241,7 +242,11 @@ void pacer_class_reset_stats(struct pacer_class *cl);
 u32 pacer_class_burst(const struct pacer_class *cl);
 
 /* classify.c */
-struct pacer_class *pacer_classify(struct pacer_dev *pd, struct sk_buff *skb);
+struct flow_keys;
+struct pacer_class *pacer_classify(struct pacer_dev *pd,
+				   const struct sk_buff *skb,
+				   const struct flow_keys *keys);
+u32 pacer_flow_hash(const struct pacer_dev *pd, const struct flow_keys *keys);
 void pacer_rules_free(struct pacer_dev *pd);
 
 /* netlink.c */
