@@ -7,7 +7,10 @@
 # is within 5 % of 30 Mbit/s x 1448/1514, and before the change the flow
 # ran at 10 Mbit/s (average within 3 %).  The change drops nothing: the
 # class's dropped_packets is the same just before the change and 1 s
-# after it.  Intervals are the receiver's, timed from iperf3's start, which
+# after it.  The flow is ECN-capable so that CoDel marks, not the limit,
+# holds its queue: without ECN, CUBIC fills the 100 ms limit every few
+# seconds (2-3 drops), and one such drop in the window is not the change's.
+# Intervals are the receiver's, timed from iperf3's start, which
 # comes after the moment the script starts the client: "1 s after the
 # change" is therefore at least 1 s.  Debug kernel: 10 -> 20 Mbit/s, a 7 s
 # flow, 8 % per interval.
@@ -41,6 +44,8 @@ CHANGE_MS=2800	# after starting the client
 setup_ns NS_A NS_B
 load_pacer
 veth_pair "$NS_A" vethA 10.0.13.1 "$NS_B" vethB 10.0.13.2
+ns_sysctl "$NS_A" net/ipv4/tcp_ecn 1
+ns_sysctl "$NS_B" net/ipv4/tcp_ecn 1
 pacer_add "$NS_B" pacer0
 redirect_ingress "$NS_B" vethB pacer0
 jserver "$NS_B" 10.0.13.2 -i 0.5
