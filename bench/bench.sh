@@ -97,8 +97,7 @@ bytes_at() {
 # ifb_with QDISC...: R's ingress redirected to ifb0 (txqueuelen 1000, as
 # VM-NOTES advises), whose root qdisc is QDISC.
 ifb_with() {
-	ip -n "$NS_R" link add ifb0 type ifb
-	ip -n "$NS_R" link set ifb0 txqueuelen 1000 up
+	ifb_add "$NS_R" ifb0
 	tc -n "$NS_R" qdisc add dev ifb0 root "$@"
 	redirect_ingress "$NS_R" vethR ifb0
 }
