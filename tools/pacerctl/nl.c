@@ -310,6 +310,30 @@ static int pnl_resolve(struct pnl *nl, const char *name)
 	       (nl->family ? 0 : -EBADMSG);
 }
 
+/* A socket of @protocol that asks for extended, capped ACKs. */
+static int pnl_connect(struct pnl *nl, int protocol)
+{
+	int one = 1;
+	int err;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->sk = nl_socket_alloc();
+	if (!nl->sk)
+		return -ENOMEM;
+
+	err = nl_connect(nl->sk, protocol);
+	if (err < 0)
+		return pnl_errno(err);
+
+	/* Kernels before 4.12 lack these; errors then carry no message. */
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
+		   &one, sizeof(one));
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK,
+		   &one, sizeof(one));
+	nl_socket_enable_msg_peek(nl->sk);
+	return 0;
+}
+
 /**
  * pnl_open() - open a generic netlink socket for one family
  * @nl: filled in; close it with pnl_close() whatever this returns
@@ -324,27 +348,26 @@ static int pnl_resolve(struct pnl *nl, const char *name)
  */
 int pnl_open(struct pnl *nl, const char *family, uint8_t version)
 {
-	int one = 1;
-	int err;
+	int err = pnl_connect(nl, NETLINK_GENERIC);
 
-	memset(nl, 0, sizeof(*nl));
+	if (err)
+		return err;
 	nl->version = version;
-	nl->sk = nl_socket_alloc();
-	if (!nl->sk)
-		return -ENOMEM;
-
-	err = nl_connect(nl->sk, NETLINK_GENERIC);
-	if (err < 0)
-		return pnl_errno(err);
-
-	/* Kernels before 4.12 lack these; errors then carry no message. */
-	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
-		   &one, sizeof(one));
-	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK,
-		   &one, sizeof(one));
-	nl_socket_enable_msg_peek(nl->sk);
-
 	return pnl_resolve(nl, family);
+}
+
+/**
+ * pnl_open_route() - open an rtnetlink socket, for tc requests
+ * @nl: filled in; close it with pnl_close() whatever this returns
+ *
+ * Requests are built by the caller (pnl_msg() is for generic netlink
+ * only) and sent with pnl_request(), with the same extended ACKs.
+ *
+ * Return: 0 or a negative errno.
+ */
+int pnl_open_route(struct pnl *nl)
+{
+	return pnl_connect(nl, NETLINK_ROUTE);
 }
 
 /**
@@ -417,7 +440,7 @@ int pnl_subscribe(struct pnl *nl, const char *group)
 }
 
 /**
- * pnl_close() - close a socket opened by pnl_open()
+ * pnl_close() - close a socket opened by pnl_open() or pnl_open_route()
  * @nl: the socket; closing twice is harmless
  */
 void pnl_close(struct pnl *nl)

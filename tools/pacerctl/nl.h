@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pacerctl: generic netlink requests on libnl-genl-3.
+ * pacerctl: generic netlink requests on libnl-genl-3 (and the few
+ * rtnetlink ones of "attach", with the same request loop).
  *
  * Every function returns 0 (or a count, or an id) on success and a
  * negative errno on failure; the kernel's extack message, when a request
@@ -40,6 +41,7 @@ struct pnl {
 typedef int (*pnl_reply_fn)(struct nl_msg *msg, void *arg);
 
 int pnl_open(struct pnl *nl, const char *family, uint8_t version);
+int pnl_open_route(struct pnl *nl);
 void pnl_close(struct pnl *nl);
 struct nl_msg *pnl_msg(const struct pnl *nl, uint8_t cmd, int flags);
 int pnl_request(struct pnl *nl, struct nl_msg *msg, pnl_reply_fn fn,

@@ -49,7 +49,9 @@ struct pacerctl_cmd {
 	X(class, "traffic classes: rates, queues and their counters") \
 	X(rule, "rules that send packets to classes") \
 	X(stats, "class counters: show, reset") \
-	X(monitor, "changes and per-class rates as they happen")
+	X(monitor, "changes and per-class rates as they happen") \
+	X(attach, "redirect a device's ingress or egress to a pacer device") \
+	X(detach, "undo attach")
 
 #define PACER_DECLARE_OBJECT(name, help) \
 	int do_##name(int argc, char **argv, const struct pacer_opts *opts);

@@ -1,0 +1,584 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pacerctl attach, detach: redirect a device's ingress or egress to a
+ * pacer device, and undo it.
+ *
+ *   pacerctl attach dev PACER ingress|egress DEV [ pref N ]
+ *   pacerctl detach dev PACER ingress|egress DEV
+ *
+ * "attach" is the two tc commands operators type, as one step that is
+ * applied whole or not at all:
+ *
+ *   tc qdisc add dev DEV clsact
+ *   tc filter add dev DEV ingress pref N matchall \
+ *       action mirred egress redirect dev PACER
+ *
+ * The clsact qdisc is kept if DEV has one (an ingress qdisc serves for
+ * ingress), and removed again if the filter cannot be added.  "detach"
+ * deletes every matchall filter on that side of DEV whose actions
+ * redirect to PACER, and leaves the qdisc: other filters may use it.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <linux/if_ether.h>
+#include <linux/pacer.h>
+#include <linux/pkt_cls.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+#include <linux/tc_act/tc_mirred.h>
+#include <netlink/genl/genl.h>
+
+#include "nl.h"
+#include "pacerctl.h"
+
+/* tc's first automatic pref; a filter the operator adds without one
+ * gets a lower number and so runs before the redirect.
+ */
+#define ATTACH_PREF_DEFAULT	49152
+#define ATTACH_PREF_MAX		65535
+
+/**
+ * struct attach_args - the arguments of attach and detach
+ * @command: "attach" or "detach", for messages
+ * @pacer: the pacer device
+ * @ifname: the device whose traffic is redirected
+ * @ingress: its ingress (true) or egress (false)
+ * @side: "ingress" or "egress", for messages; NULL until given
+ * @pref: the filter's pref (attach only)
+ * @pacer_ifindex: @pacer's ifindex, once looked up
+ * @ifindex: @ifname's ifindex, once looked up
+ * @help: help was asked for and printed
+ */
+struct attach_args {
+	const char *command;
+	const char *pacer;
+	const char *ifname;
+	bool ingress;
+	const char *side;
+	uint32_t pref;
+	uint32_t pacer_ifindex;
+	uint32_t ifindex;
+	bool help;
+};
+
+/**
+ * struct redirect_scan - filters found on one side of a device
+ * @pacer_ifindex: the redirect target looked for
+ * @prefs: prefs of the matchall filters that redirect there
+ * @handles: their handles
+ * @n: how many
+ */
+struct redirect_scan {
+	uint32_t pacer_ifindex;
+	uint32_t prefs[16];
+	uint32_t handles[16];
+	unsigned int n;
+};
+
+static void attach_usage(FILE *f)
+{
+	fputs("Usage: pacerctl attach dev PACER { ingress | egress } DEV [ pref N ]\n"
+	      "       pacerctl detach dev PACER { ingress | egress } DEV\n"
+	      "\n"
+	      "attach redirects every packet DEV receives (ingress) or sends (egress)\n"
+	      "to the pacer device PACER, which shapes it and hands it back to DEV;\n"
+	      "it does what these do, and undoes the first if the second fails:\n"
+	      "    tc qdisc add dev DEV clsact\n"
+	      "    tc filter add dev DEV ingress pref N matchall \\\n"
+	      "        action mirred egress redirect dev PACER\n"
+	      "detach deletes those filters again (the clsact qdisc stays).\n"
+	      "\n"
+	      "Values:\n"
+	      "    pref N          the filter's pref, 1 to 65535 (default 49152, tc's first\n"
+	      "                    automatic one: filters added later without a pref run\n"
+	      "                    before it)\n", f);
+}
+
+static bool attach_side(const char *arg, struct attach_args *a)
+{
+	if (!strcmp(arg, "ingress"))
+		a->ingress = true;
+	else if (!strcmp(arg, "egress"))
+		a->ingress = false;
+	else
+		return false;
+	return true;
+}
+
+static const char *attach_grammar(const struct attach_args *a)
+{
+	if (!strcmp(a->command, "attach"))
+		return "dev PACER { ingress | egress } DEV [ pref N ]";
+	return "dev PACER { ingress | egress } DEV";
+}
+
+static int attach_parse_pref(const char *arg, uint32_t *pref)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end || errno || v < 1 ||
+	    v > ATTACH_PREF_MAX)
+		return pacer_usage_error("invalid pref \"%s\": expected a number from 1 to %d",
+					 arg, ATTACH_PREF_MAX);
+	*pref = v;
+	return 0;
+}
+
+static int attach_parse(int argc, char **argv, struct attach_args *a)
+{
+	bool attach = !strcmp(a->command, "attach");
+	bool have_pref = false;
+	int ret;
+
+	for (; argc > 0; argc--, argv++) {
+		if (pacer_is_help(*argv)) {
+			attach_usage(stdout);
+			a->help = true;
+			return 0;
+		}
+		if (!strcmp(*argv, "dev")) {
+			if (a->pacer)
+				return pacer_duplicate_arg("dev");
+			ret = pacer_next_value(&argc, &argv) ?:
+			      pacer_check_ifname(*argv);
+			if (ret)
+				return ret;
+			a->pacer = *argv;
+		} else if (attach_side(*argv, a)) {
+			if (a->side)
+				return pacer_usage_error("\"%s\" takes one of \"ingress\" or \"egress\", once",
+							 a->command);
+			a->side = *argv;
+			ret = pacer_next_value(&argc, &argv) ?:
+			      pacer_check_ifname(*argv);
+			if (ret)
+				return ret;
+			a->ifname = *argv;
+		} else if (attach && !strcmp(*argv, "pref")) {
+			if (have_pref)
+				return pacer_duplicate_arg("pref");
+			ret = pacer_next_value(&argc, &argv) ?:
+			      attach_parse_pref(*argv, &a->pref);
+			if (ret)
+				return ret;
+			have_pref = true;
+		} else {
+			return pacer_unknown_arg(*argv, a->command,
+						 attach_grammar(a));
+		}
+	}
+	if (!a->pacer)
+		return pacer_usage_error("\"%s\" needs \"dev PACER\"",
+					 a->command);
+	if (!a->side)
+		return pacer_usage_error("\"%s\" needs \"ingress DEV\" or \"egress DEV\"",
+					 a->command);
+	if (!strcmp(a->pacer, a->ifname))
+		return pacer_usage_error("cannot redirect %s's %s to itself",
+					 a->ifname, a->side);
+	return 0;
+}
+
+static int attach_on_pacer(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[PACER_A_MAX + 1];
+	uint32_t *ifindex = arg;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, PACER_A_MAX, NULL) < 0 ||
+	    !tb[PACER_A_IFINDEX] || nla_len(tb[PACER_A_IFINDEX]) < 4)
+		return -EBADMSG;
+	*ifindex = nla_get_u32(tb[PACER_A_IFINDEX]);
+	return 0;
+}
+
+/* The pacer device's ifindex, asked of the module: it must be one. */
+static int attach_find_pacer(struct attach_args *a)
+{
+	char extack[PNL_EXTACK_LEN];
+	struct nl_msg *msg;
+	struct pnl nl;
+	int ret, err;
+
+	ret = pacer_open(&nl);
+	if (ret)
+		goto out;
+	msg = pnl_msg(&nl, PACER_CMD_DEV_GET, 0);
+	if (!msg || nla_put_string(msg, PACER_A_IFNAME, a->pacer) < 0) {
+		nlmsg_free(msg);
+		ret = pacer_fail("out of memory");
+		goto out;
+	}
+	err = pnl_request(&nl, msg, attach_on_pacer, &a->pacer_ifindex,
+			  extack, sizeof(extack));
+	if (err)
+		ret = pacer_dev_fail(a->pacer, err, extack);
+out:
+	pnl_close(&nl);
+	return ret;
+}
+
+/* A tc request about @a->ifindex: a tcmsg, then attributes. */
+static struct nl_msg *attach_tc_msg(const struct attach_args *a, int type,
+				    int flags, uint32_t parent, uint32_t handle,
+				    uint32_t info)
+{
+	struct tcmsg tcm = {
+		.tcm_family = AF_UNSPEC,
+		.tcm_ifindex = (int)a->ifindex,
+		.tcm_handle = handle,
+		.tcm_parent = parent,
+		.tcm_info = info,
+	};
+	struct nl_msg *msg = nlmsg_alloc_simple(type, flags);
+
+	if (msg && nlmsg_append(msg, &tcm, sizeof(tcm), NLMSG_ALIGNTO) < 0) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return msg;
+}
+
+static uint32_t attach_parent(const struct attach_args *a)
+{
+	return TC_H_MAKE(TC_H_CLSACT,
+			 a->ingress ? TC_H_MIN_INGRESS : TC_H_MIN_EGRESS);
+}
+
+static uint32_t attach_info(uint32_t pref)
+{
+	return TC_H_MAKE(pref << 16, htons(ETH_P_ALL));
+}
+
+/* Does this action nest (one of TCA_MATCHALL_ACT's) redirect to @ifindex? */
+static bool attach_act_redirects(struct nlattr *act, uint32_t ifindex)
+{
+	struct nlattr *tb[TCA_ACT_MAX + 1], *opt[TCA_MIRRED_MAX + 1];
+	const struct tc_mirred *parms;
+
+	if (nla_parse_nested(tb, TCA_ACT_MAX, act, NULL) < 0 ||
+	    !tb[TCA_ACT_KIND] || strcmp(nla_get_string(tb[TCA_ACT_KIND]), "mirred") ||
+	    !tb[TCA_ACT_OPTIONS] ||
+	    nla_parse_nested(opt, TCA_MIRRED_MAX, tb[TCA_ACT_OPTIONS], NULL) < 0 ||
+	    !opt[TCA_MIRRED_PARMS] ||
+	    nla_len(opt[TCA_MIRRED_PARMS]) < (int)sizeof(*parms))
+		return false;
+	parms = nla_data(opt[TCA_MIRRED_PARMS]);
+	return parms->ifindex == ifindex &&
+	       (parms->eaction == TCA_EGRESS_REDIR ||
+		parms->eaction == TCA_INGRESS_REDIR);
+}
+
+static int attach_on_filter(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[TCA_MAX + 1], *opt[TCA_MATCHALL_MAX + 1], *act;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct redirect_scan *scan = arg;
+	const struct tcmsg *tcm;
+	int rem;
+
+	if (nlh->nlmsg_type != RTM_NEWTFILTER)
+		return 0;
+	if (nlmsg_parse(nlh, sizeof(*tcm), tb, TCA_MAX, NULL) < 0)
+		return -EBADMSG;
+	tcm = nlmsg_data(nlh);
+	if (!tcm->tcm_handle || !tb[TCA_KIND] || !tb[TCA_OPTIONS] ||
+	    strcmp(nla_get_string(tb[TCA_KIND]), "matchall") ||
+	    nla_parse_nested(opt, TCA_MATCHALL_MAX, tb[TCA_OPTIONS], NULL) < 0 ||
+	    !opt[TCA_MATCHALL_ACT])
+		return 0;
+
+	nla_for_each_nested(act, opt[TCA_MATCHALL_ACT], rem) {
+		if (!attach_act_redirects(act, scan->pacer_ifindex))
+			continue;
+		if (scan->n == ARRAY_SIZE(scan->prefs))
+			return -E2BIG;
+		scan->prefs[scan->n] = TC_H_MAJ(tcm->tcm_info) >> 16;
+		scan->handles[scan->n] = tcm->tcm_handle;
+		scan->n++;
+		break;
+	}
+	return 0;
+}
+
+/* The matchall filters on @a's side of the device that redirect to pacer. */
+static int attach_scan(struct pnl *nl, const struct attach_args *a,
+		       struct redirect_scan *scan, char *extack, size_t len)
+{
+	struct nl_msg *msg;
+	int err;
+
+	memset(scan, 0, sizeof(*scan));
+	scan->pacer_ifindex = a->pacer_ifindex;
+	msg = attach_tc_msg(a, RTM_GETTFILTER, NLM_F_DUMP, attach_parent(a),
+			    0, 0);
+	if (!msg)
+		return -ENOMEM;
+	err = pnl_request(nl, msg, attach_on_filter, scan, extack, len);
+	/* No qdisc on that side: nothing redirects. */
+	return err == -EINVAL || err == -ENOENT ? 0 : err;
+}
+
+/*
+ * Create clsact on the device, exclusively, to know whether we made it.
+ * Return: 1 if created, 0 if a qdisc that serves was there, or a negative
+ * errno (-EOPNOTSUPP: an ingress qdisc where egress needs clsact).
+ */
+static int attach_clsact(struct pnl *nl, const struct attach_args *a,
+			 char *extack, size_t len)
+{
+	struct nl_msg *msg;
+	int flags = NLM_F_CREATE;
+	int err;
+
+	msg = attach_tc_msg(a, RTM_NEWQDISC, flags | NLM_F_EXCL, TC_H_CLSACT,
+			    TC_H_MAKE(TC_H_CLSACT, 0), 0);
+	if (!msg || nla_put_string(msg, TCA_KIND, "clsact") < 0) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	err = pnl_request(nl, msg, NULL, NULL, extack, len);
+	if (err != -EEXIST)
+		return err ?: 1;
+
+	/* Something is there: clsact passes as a change, ingress does not. */
+	msg = attach_tc_msg(a, RTM_NEWQDISC, flags, TC_H_CLSACT,
+			    TC_H_MAKE(TC_H_CLSACT, 0), 0);
+	if (!msg || nla_put_string(msg, TCA_KIND, "clsact") < 0) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	err = pnl_request(nl, msg, NULL, NULL, extack, len);
+	if (err == -EINVAL)
+		return a->ingress ? 0 : -EOPNOTSUPP;
+	return err;
+}
+
+static void attach_del_clsact(struct pnl *nl, const struct attach_args *a)
+{
+	struct nl_msg *msg;
+
+	msg = attach_tc_msg(a, RTM_DELQDISC, 0, TC_H_CLSACT,
+			    TC_H_MAKE(TC_H_CLSACT, 0), 0);
+	if (msg)
+		pnl_request(nl, msg, NULL, NULL, NULL, 0);
+}
+
+static int attach_filter(struct pnl *nl, const struct attach_args *a,
+			 char *extack, size_t len)
+{
+	struct tc_mirred parms = {
+		.action = TC_ACT_STOLEN,
+		.eaction = TCA_EGRESS_REDIR,
+		.ifindex = a->pacer_ifindex,
+	};
+	struct nlattr *options, *acts, *act, *act_opts;
+	struct nl_msg *msg;
+
+	msg = attach_tc_msg(a, RTM_NEWTFILTER, NLM_F_CREATE | NLM_F_EXCL,
+			    attach_parent(a), 0, attach_info(a->pref));
+	if (!msg || nla_put_string(msg, TCA_KIND, "matchall") < 0)
+		goto nomem;
+	options = nla_nest_start(msg, TCA_OPTIONS);
+	acts = options ? nla_nest_start(msg, TCA_MATCHALL_ACT) : NULL;
+	act = acts ? nla_nest_start(msg, 1) : NULL;
+	if (!act || nla_put_string(msg, TCA_ACT_KIND, "mirred") < 0)
+		goto nomem;
+	act_opts = nla_nest_start(msg, TCA_ACT_OPTIONS);
+	if (!act_opts ||
+	    nla_put(msg, TCA_MIRRED_PARMS, sizeof(parms), &parms) < 0)
+		goto nomem;
+	nla_nest_end(msg, act_opts);
+	nla_nest_end(msg, act);
+	nla_nest_end(msg, acts);
+	nla_nest_end(msg, options);
+	return pnl_request(nl, msg, NULL, NULL, extack, len);
+
+nomem:
+	nlmsg_free(msg);
+	return -ENOMEM;
+}
+
+/* PACER is a pacer device and DEV exists: both ifindexes. */
+static int attach_resolve(struct attach_args *a)
+{
+	a->ifindex = if_nametoindex(a->ifname);
+	if (!a->ifindex)
+		return pacer_fail("device \"%s\" does not exist", a->ifname);
+	return attach_find_pacer(a);
+}
+
+/* Open rtnetlink and find what already redirects; an exit status. */
+static int attach_open_scan(struct pnl *nl, const struct attach_args *a,
+			    struct redirect_scan *scan)
+{
+	char extack[PNL_EXTACK_LEN];
+	int err = pnl_open_route(nl);
+
+	if (err)
+		return pacer_fail("cannot open an rtnetlink socket: %s",
+				  strerror(-err));
+	err = attach_scan(nl, a, scan, extack, sizeof(extack));
+	if (err)
+		return pacer_fail_request(err, extack, false,
+					  "cannot read the filters of %s %s",
+					  a->ifname, a->side);
+	return 0;
+}
+
+/* Packets mirred sends to a device that is down are dropped: say so. */
+static void attach_warn_down(const char *ifname)
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	if (!ioctl(fd, SIOCGIFFLAGS, &ifr) && !(ifr.ifr_flags & IFF_UP))
+		fprintf(stderr, "pacerctl: warning: %s is down: packets redirected to it are dropped until \"ip link set %s up\"\n",
+			ifname, ifname);
+	close(fd);
+}
+
+static int attach_run(const struct attach_args *a)
+{
+	char extack[PNL_EXTACK_LEN];
+	struct redirect_scan scan;
+	struct pnl nl;
+	int ret, err, created;
+
+	ret = attach_open_scan(&nl, a, &scan);
+	if (ret)
+		goto out;
+	if (scan.n) {
+		ret = pacer_fail("%s %s already redirects to %s (pref %" PRIu32 ")",
+				 a->ifname, a->side, a->pacer, scan.prefs[0]);
+		goto out;
+	}
+
+	created = attach_clsact(&nl, a, extack, sizeof(extack));
+	if (created == -EOPNOTSUPP) {
+		ret = pacer_fail("%s has an ingress qdisc, and egress redirection needs clsact: delete it first (tc qdisc del dev %s ingress)",
+				 a->ifname, a->ifname);
+		goto out;
+	}
+	if (created < 0) {
+		ret = pacer_fail_request(created, extack, false,
+					 "cannot add a clsact qdisc to %s",
+					 a->ifname);
+		goto out;
+	}
+
+	err = attach_filter(&nl, a, extack, sizeof(extack));
+	if (err) {
+		if (created)
+			attach_del_clsact(&nl, a);
+		if (err == -EEXIST)
+			ret = pacer_fail("%s %s already has a filter with pref %" PRIu32 ": choose another (pref N)",
+					 a->ifname, a->side, a->pref);
+		else
+			ret = pacer_fail_request(err, extack, false,
+						 "cannot redirect %s %s to %s",
+						 a->ifname, a->side, a->pacer);
+		goto out;
+	}
+	pacer_warn_extack(extack);
+	attach_warn_down(a->pacer);
+out:
+	pnl_close(&nl);
+	return ret;
+}
+
+static int detach_run(const struct attach_args *a)
+{
+	char extack[PNL_EXTACK_LEN];
+	struct redirect_scan scan;
+	struct nl_msg *msg;
+	struct pnl nl;
+	unsigned int i;
+	int ret, err;
+
+	ret = attach_open_scan(&nl, a, &scan);
+	if (ret)
+		goto out;
+	if (!scan.n) {
+		ret = pacer_fail("%s %s does not redirect to %s",
+				 a->ifname, a->side, a->pacer);
+		goto out;
+	}
+	for (i = 0; i < scan.n; i++) {
+		msg = attach_tc_msg(a, RTM_DELTFILTER, 0, attach_parent(a),
+				    scan.handles[i],
+				    attach_info(scan.prefs[i]));
+		if (!msg) {
+			ret = pacer_fail("out of memory");
+			goto out;
+		}
+		err = pnl_request(&nl, msg, NULL, NULL, extack,
+				  sizeof(extack));
+		if (err) {
+			ret = pacer_fail_request(err, extack, false,
+						 "cannot delete the filter with pref %" PRIu32 " from %s %s",
+						 scan.prefs[i], a->ifname,
+						 a->side);
+			goto out;
+		}
+	}
+out:
+	pnl_close(&nl);
+	return ret;
+}
+
+static int attach_main(int argc, char **argv, const char *command)
+{
+	struct attach_args a = {
+		.command = command,
+		.pref = ATTACH_PREF_DEFAULT,
+	};
+	int ret;
+
+	ret = attach_parse(argc, argv, &a);
+	if (ret || a.help)
+		return ret;
+	ret = attach_resolve(&a);
+	if (ret)
+		return ret;
+	return !strcmp(command, "attach") ? attach_run(&a) : detach_run(&a);
+}
+
+/**
+ * do_attach() - pacerctl attach dev PACER ingress|egress DEV [ pref N ]
+ * @argc: argument count
+ * @argv: arguments
+ * @opts: global options (unused: attach prints nothing on success)
+ *
+ * Return: the exit status.
+ */
+int do_attach(int argc, char **argv, const struct pacer_opts *opts)
+{
+	(void)opts;
+	return attach_main(argc, argv, "attach");
+}
+
+/**
+ * do_detach() - pacerctl detach dev PACER ingress|egress DEV
+ * @argc: argument count
+ * @argv: arguments
+ * @opts: global options (unused)
+ *
+ * Return: the exit status.
+ */
+int do_detach(int argc, char **argv, const struct pacer_opts *opts)
+{
+	(void)opts;
+	return attach_main(argc, argv, "detach");
+}
