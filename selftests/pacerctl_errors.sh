@@ -96,6 +96,9 @@ check_ge "-p output has one line per value" \
 	"$(in_ns pacerctl -p -s dev show dev pacer1 | wc -l)" 14
 check_eq "keywords may be shortened: d s = dev show" \
 	"$(in_ns pacerctl -j d s)" "$(in_ns pacerctl -j dev show)"
+check_fail "the first keyword a prefix fits wins, as in ip: det = detach" 1 \
+	'lo ingress does not redirect to pacer1' \
+	in_ns pacerctl det dev pacer1 ingress lo
 check_eq "reads need no privilege (uid 65534)" \
 	"$(in_ns setpriv --reuid 65534 --regid 65534 --clear-groups pacerctl -j dev show | json_len)" 2
 

@@ -168,8 +168,9 @@ static void pacer_list_names(char *buf, size_t len,
 }
 
 /*
- * The entry @arg names: the exact keyword, else the only one it is a
- * prefix of ("d" for "dev"), as ip accepts.
+ * The entry @arg names: the exact keyword, else the first in table order
+ * that it is a prefix of, as ip does ("d" is "dev", not "detach"; tables
+ * list the keywords used most first).
  */
 static const struct pacerctl_cmd *pacer_lookup(const struct pacerctl_cmd *cmds,
 					    size_t n, const char *arg)
@@ -180,11 +181,8 @@ static const struct pacerctl_cmd *pacer_lookup(const struct pacerctl_cmd *cmds,
 	for (i = 0; i < n; i++) {
 		if (!strcmp(cmds[i].name, arg))
 			return &cmds[i];
-		if (len && !strncmp(cmds[i].name, arg, len)) {
-			if (found)
-				return NULL;	/* ambiguous */
+		if (len && !found && !strncmp(cmds[i].name, arg, len))
 			found = &cmds[i];
-		}
 	}
 	return found;
 }

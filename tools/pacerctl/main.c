@@ -43,8 +43,9 @@ static void usage(FILE *f)
 	      "    -V, --version     print the version\n"
 	      "    -h, --help        print this text\n"
 	      "\n"
-	      "Keywords may be shortened while they stay unambiguous:\n"
-	      "\"pacerctl d s\" is \"pacerctl dev show\".\n", f);
+	      "Keywords may be shortened, as with ip: the first in the list that\n"
+	      "starts so is meant (\"pacerctl d s\" is \"pacerctl dev show\";\n"
+	      "\"det\" is \"detach\").\n", f);
 }
 
 /* "help" alone, or "help OBJECT" for that object's help. */
