@@ -11,7 +11,9 @@
 # - every sample taken during the run already satisfies
 #   rx = tx + dropped + backlog (a reply is read under the class lock);
 # - the receiver gets the class rate (payload share of each frame) within
-#   2 % over seconds 1-5;
+#   2 % over seconds 1-5; the bucket is 16 KiB, so that tokens saved up
+#   while a TCG stall holds the poll back (the default 128 KiB is 2.6 %
+#   of 4 s at 10 Mbit/s: one stall failed the check) stay well inside it;
 # - once the flow stops: rx = tx + dropped + backlog exactly (packets and
 #   bytes), backlog 0, and the sojourn histogram counts tx_packets.
 # Debug kernel: 3 s and a 5 % goodput tolerance.
@@ -48,7 +50,7 @@ redirect_ingress "$NS_B" vethB pacer0
 jserver "$NS_B" 10.0.10.2
 
 step "class 1: 10 Mbit/s, limit 64k"
-pc "$NS_B" class add dev pacer0 id 1 name udp rate 10mbit limit 64k
+pc "$NS_B" class add dev pacer0 id 1 name udp rate 10mbit burst 16k limit 64k
 pc "$NS_B" rule add dev pacer0 src 10.0.10.1/32 proto udp class 1
 class_snap "$NS_B" pacer0 1 C0
 limit=$C0_limit_bytes
