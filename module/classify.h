@@ -20,10 +20,6 @@ struct pacer_dev;
 #define PACER_MATCH_MARK	BIT(5)
 #define PACER_MATCH_PRIO	BIT(6)
 #define PACER_MATCH_FAMILY	BIT(7)
-/* Criteria that need the flow dissector. */
-#define PACER_MATCH_KEYS	(PACER_MATCH_SRC | PACER_MATCH_DST | \
-				 PACER_MATCH_PROTO | PACER_MATCH_SPORT | \
-				 PACER_MATCH_DPORT | PACER_MATCH_FAMILY)
 
 /**
  * struct pacer_rule - one classification rule
