@@ -35,6 +35,7 @@
 #include <netlink/genl/genl.h>
 
 #include "nl.h"
+#include "objects.h"
 #include "pacerctl.h"
 
 /* tc's first automatic pref; a filter the operator adds without one
@@ -46,6 +47,7 @@
 /**
  * struct attach_args - the arguments of attach and detach
  * @command: "attach" or "detach", for messages
+ * @attach: the command is attach (detach takes no pref)
  * @pacer: the pacer device
  * @ifname: the device whose traffic is redirected
  * @ingress: its ingress (true) or egress (false)
@@ -57,6 +59,7 @@
  */
 struct attach_args {
 	const char *command;
+	bool attach;
 	const char *pacer;
 	const char *ifname;
 	bool ingress;
@@ -113,7 +116,7 @@ static bool attach_side(const char *arg, struct attach_args *a)
 
 static const char *attach_grammar(const struct attach_args *a)
 {
-	if (!strcmp(a->command, "attach"))
+	if (a->attach)
 		return "dev PACER { ingress | egress } DEV [ pref N ]";
 	return "dev PACER { ingress | egress } DEV";
 }
@@ -135,7 +138,6 @@ static int attach_parse_pref(const char *arg, uint32_t *pref)
 
 static int attach_parse(int argc, char **argv, struct attach_args *a)
 {
-	bool attach = !strcmp(a->command, "attach");
 	bool have_pref = false;
 	int ret;
 
@@ -163,7 +165,7 @@ static int attach_parse(int argc, char **argv, struct attach_args *a)
 			if (ret)
 				return ret;
 			a->ifname = *argv;
-		} else if (attach && !strcmp(*argv, "pref")) {
+		} else if (a->attach && !strcmp(*argv, "pref")) {
 			if (have_pref)
 				return pacer_duplicate_arg("pref");
 			ret = pacer_next_value(&argc, &argv) ?:
@@ -191,12 +193,12 @@ static int attach_parse(int argc, char **argv, struct attach_args *a)
 static int attach_on_pacer(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[PACER_A_MAX + 1];
+	struct pacer_msg_dev dev;
 	uint32_t *ifindex = arg;
 
-	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, PACER_A_MAX, NULL) < 0 ||
-	    !tb[PACER_A_IFINDEX] || nla_len(tb[PACER_A_IFINDEX]) < 4)
+	if (pacer_msg_parse(nlmsg_hdr(msg), tb, &dev))
 		return -EBADMSG;
-	*ifindex = nla_get_u32(tb[PACER_A_IFINDEX]);
+	*ifindex = dev.ifindex;
 	return 0;
 }
 
@@ -327,6 +329,21 @@ static int attach_scan(struct pnl *nl, const struct attach_args *a,
 	return err == -EINVAL || err == -ENOENT ? 0 : err;
 }
 
+/* Ask for a clsact qdisc on the device; NLM_F_EXCL fails if one is there. */
+static int attach_clsact_request(struct pnl *nl, const struct attach_args *a,
+				 int flags, char *extack, size_t len)
+{
+	struct nl_msg *msg;
+
+	msg = attach_tc_msg(a, RTM_NEWQDISC, NLM_F_CREATE | flags, TC_H_CLSACT,
+			    TC_H_MAKE(TC_H_CLSACT, 0), 0);
+	if (!msg || nla_put_string(msg, TCA_KIND, "clsact") < 0) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	return pnl_request(nl, msg, NULL, NULL, extack, len);
+}
+
 /*
  * Create clsact on the device, exclusively, to know whether we made it.
  * Return: 1 if created, 0 if a qdisc that serves was there, or a negative
@@ -335,28 +352,13 @@ static int attach_scan(struct pnl *nl, const struct attach_args *a,
 static int attach_clsact(struct pnl *nl, const struct attach_args *a,
 			 char *extack, size_t len)
 {
-	struct nl_msg *msg;
-	int flags = NLM_F_CREATE;
-	int err;
+	int err = attach_clsact_request(nl, a, NLM_F_EXCL, extack, len);
 
-	msg = attach_tc_msg(a, RTM_NEWQDISC, flags | NLM_F_EXCL, TC_H_CLSACT,
-			    TC_H_MAKE(TC_H_CLSACT, 0), 0);
-	if (!msg || nla_put_string(msg, TCA_KIND, "clsact") < 0) {
-		nlmsg_free(msg);
-		return -ENOMEM;
-	}
-	err = pnl_request(nl, msg, NULL, NULL, extack, len);
 	if (err != -EEXIST)
 		return err ?: 1;
 
 	/* Something is there: clsact passes as a change, ingress does not. */
-	msg = attach_tc_msg(a, RTM_NEWQDISC, flags, TC_H_CLSACT,
-			    TC_H_MAKE(TC_H_CLSACT, 0), 0);
-	if (!msg || nla_put_string(msg, TCA_KIND, "clsact") < 0) {
-		nlmsg_free(msg);
-		return -ENOMEM;
-	}
-	err = pnl_request(nl, msg, NULL, NULL, extack, len);
+	err = attach_clsact_request(nl, a, 0, extack, len);
 	if (err == -EINVAL)
 		return a->ingress ? 0 : -EOPNOTSUPP;
 	return err;
@@ -538,10 +540,11 @@ out:
 	return ret;
 }
 
-static int attach_main(int argc, char **argv, const char *command)
+static int attach_main(int argc, char **argv, bool attach)
 {
 	struct attach_args a = {
-		.command = command,
+		.command = attach ? "attach" : "detach",
+		.attach = attach,
 		.pref = ATTACH_PREF_DEFAULT,
 	};
 	int ret;
@@ -552,7 +555,7 @@ static int attach_main(int argc, char **argv, const char *command)
 	ret = attach_resolve(&a);
 	if (ret)
 		return ret;
-	return !strcmp(command, "attach") ? attach_run(&a) : detach_run(&a);
+	return attach ? attach_run(&a) : detach_run(&a);
 }
 
 /**
@@ -566,7 +569,7 @@ static int attach_main(int argc, char **argv, const char *command)
 int do_attach(int argc, char **argv, const struct pacer_opts *opts)
 {
 	(void)opts;
-	return attach_main(argc, argv, "attach");
+	return attach_main(argc, argv, true);
 }
 
 /**
@@ -580,5 +583,5 @@ int do_attach(int argc, char **argv, const struct pacer_opts *opts)
 int do_detach(int argc, char **argv, const struct pacer_opts *opts)
 {
 	(void)opts;
-	return attach_main(argc, argv, "detach");
+	return attach_main(argc, argv, false);
 }
