@@ -37,10 +37,12 @@ install: all
 	install -D -m 0644 Documentation/pacerctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/pacerctl.8
 
 sparse:
+	$(VM)/deps
 	@test -d "$(KDIR)" || { echo "make: kernel headers not found at $(KDIR)" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=$(or $(C),2) W=1 modules
 
 style:
+	$(VM)/deps
 	$(VM)/checkpatch
 
 check:
