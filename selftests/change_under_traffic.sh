@@ -15,7 +15,9 @@
 # change" is therefore at least 1 s.  The same lag (0.2-0.4 s under TCG)
 # puts the change earlier on the receiver's clock than on the script's, so
 # "before the change" ends 0.6 s before the script issued it.  Debug kernel: 10 -> 20 Mbit/s, a 7 s
-# flow, 8 % per interval.
+# flow, 8 % per interval.  Premise: the flow can fill the higher rate.
+# The path is measured first; if the higher rate is more than a quarter
+# of what it carries unshaped, both rates shrink in proportion.
 #
 #   +------- NS_A ---------+          +------------- NS_B ---------------+
 #   | iperf3 -c            |          | vethB 10.0.13.2  iperf3 -s -i 0.5|
@@ -51,6 +53,14 @@ ns_sysctl "$NS_B" net/ipv4/tcp_ecn 1
 pacer_add "$NS_B" pacer0
 redirect_ingress "$NS_B" vethB pacer0
 jserver "$NS_B" 10.0.13.2 -i 0.5
+
+step "premise: what the path carries unshaped"
+path_capacity "$NS_A" 10.0.13.2
+want_high=$HIGH
+fit_mbit HIGH "$HIGH"
+LOW=$((LOW * HIGH / want_high))
+[ "$LOW" -ge 1 ] || LOW=1
+[ "$LOW" -lt "$HIGH" ] || die "premise: no two rates fit below $HIGH Mbit/s"
 pc "$NS_B" class add dev pacer0 id 1 name flex rate "${LOW}mbit"
 pc "$NS_B" rule add dev pacer0 src 10.0.13.1/32 class 1
 

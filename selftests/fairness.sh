@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Fairness inside a class: a sparse flow is served ahead of a bulk flow's
-# backlog.  A bulk TCP flow saturates a 10 Mbit/s class; 50 pings (10/s)
+# backlog.  A bulk TCP flow saturates a 10 Mbit/s class (or a quarter of
+# what the path carries unshaped, measured first, if that is less); 50 pings (10/s)
 # from the same host, in the same class, then see their median RTT grow
 # by less than a tenth of the bulk flow's median sojourn in the class.
 # That sojourn is read from the class's delay histogram over the ping
@@ -43,7 +44,11 @@ veth_pair "$NS_A" vethA 10.0.12.1 "$NS_B" vethB 10.0.12.2
 pacer_add "$NS_B" pacer0
 redirect_ingress "$NS_B" vethB pacer0
 jserver "$NS_B" 10.0.12.2
-pc "$NS_B" class add dev pacer0 id 1 name shared rate 10mbit
+
+step "premise: what the path carries unshaped"
+path_capacity "$NS_A" 10.0.12.2
+fit_mbit MBIT 10
+pc "$NS_B" class add dev pacer0 id 1 name shared rate "${MBIT}mbit"
 pc "$NS_B" rule add dev pacer0 src 10.0.12.1/32 class 1
 
 # pings COUNT OUT: COUNT pings at 10/s; the RTTs (ms) in OUT, one a line.

@@ -659,3 +659,45 @@ iperf_tcp() {
 	IPERF_RETRANS=$2
 	log "iperf3: $(($1 / 1000000)) Mbit/s received, $3 bytes, $2 retransmits"
 }
+
+# ------------------------------------------------------------- premises
+#
+# A test that judges shaping or goodput assumes the class (or the rate it
+# offers), not the guest's CPU, is the bottleneck.  Under TCG what the
+# guest carries depends on the kernel (the debug one is ~8x slower) and on
+# whatever else the host runs, so such a test measures its own path first,
+# in the same VM run, through the same devices, and sizes its rates from
+# that: at most a quarter of what the path carries unshaped.  Its
+# assertions stay as they are; only their premise is made true.
+
+# path_capacity NS ADDR [tcp|udp]: CAPACITY_BPS = what one unpaced flow
+# from NS gets to ADDR now (an iperf3 server listens there), as the
+# receiver counts it, the first second (slow start) left out.
+path_capacity() {
+	local proto=${3:-tcp}
+
+	if [ "$proto" = udp ]; then
+		iperf_tcp "$1" "$2" 3 "$TMPD/capacity.json" -O 1 -u -b 0
+	else
+		iperf_tcp "$1" "$2" 3 "$TMPD/capacity.json" -O 1
+	fi
+	CAPACITY_BPS=$IPERF_BPS
+	log "premise: the path carries $((CAPACITY_BPS / 1000000)) Mbit/s of $proto unshaped"
+}
+
+# fit_mbit VAR WANT [SHARE]: VAR = WANT (Mbit/s), or CAPACITY_BPS / SHARE
+# (default 4) in whole Mbit/s when that is less.  The test dies, failed,
+# when not even 1 Mbit/s fits: then it could not tell pacer from the
+# machine.
+fit_mbit() {
+	local room=$((CAPACITY_BPS / ${3:-4} / 1000000))
+
+	[ "$room" -ge 1 ] ||
+		die "premise: the path carries $CAPACITY_BPS bit/s, too little to test at >= 1 Mbit/s"
+	if [ "$2" -le "$room" ]; then
+		eval "$1=\$2"
+	else
+		log "premise: $2 Mbit/s is more than 1/${3:-4} of the path; $room Mbit/s instead"
+		eval "$1=\$room"
+	fi
+}

@@ -11,7 +11,9 @@
 # cores with other VMs) keeps even ifb+htb from 1 %, pacer must be no
 # further from the theory than ifb+htb (check_accuracy says which rule
 # applied).  The class's accounting holds exactly once each run is over.
-# Debug kernel: 10 Mbit/s only, 6 s runs, 3 %.
+# Debug kernel: 10 Mbit/s only, 6 s runs, 3 %.  Premise: one flow keeps
+# the class busy.  The path through pacer0 is measured first; a rate
+# above a quarter of what it carries is replaced by that quarter.
 #
 #   +------- NS_S --------+       +--------------- NS_P ----------------+
 #   | iperf3 -c           |       | vethP 10.0.4.2           iperf3 -s  |
@@ -50,6 +52,15 @@ pacer_add "$NS_P" pacer0
 redirect_ingress "$NS_P" vethP pacer0
 jserver "$NS_P" 10.0.4.2
 jserver "$NS_H" 10.0.5.2
+
+step "premise: what the path carries unshaped"
+path_capacity "$NS_S" 10.0.4.2
+fitted=
+for r in $RATES; do
+	fit_mbit r "$r"
+	case " $fitted " in *" $r "*) ;; *) fitted="$fitted $r" ;; esac
+done
+RATES=${fitted# }
 
 step "class 1 at ${RATES%% *} Mbit/s for 10.0.4.1; ifb0 + htb at the same rate"
 pc "$NS_P" class add dev pacer0 id 1 name bulk rate "${RATES%% *}mbit"

@@ -12,6 +12,10 @@
  *
  *   PACER_A_IFINDEX        u32
  *   PACER_A_IFNAME         string
+ *   PACER_A_MAX_CLASSES    u32
+ *   PACER_A_MAX_RULES      u32
+ *   PACER_A_CLASSES        u32 (replies only)
+ *   PACER_A_RULES          u32 (replies only)
  *   PACER_A_DEV_STATS      nest, enum pacer_dev_stats_attr (replies only)
  *   PACER_A_CLASS          nest, enum pacer_class_attr
  *     PACER_CLASS_A_STATS  nest, enum pacer_stats_attr (replies only)
@@ -45,6 +49,8 @@
  * @PACER_CMD_RULE_GET: dump the rules of a device in evaluation order
  * @PACER_CMD_STATS_RESET: zero the counters of one class
  *	(PACER_A_CLASS with PACER_CLASS_A_ID) or of every class of a device
+ * @PACER_CMD_DEV_SET: change a device's caps (PACER_A_MAX_CLASSES,
+ *	PACER_A_MAX_RULES); replies with the device
  * @__PACER_CMD_MAX: internal
  * @PACER_CMD_MAX: highest command number
  *
@@ -62,6 +68,7 @@ enum pacer_cmd {
 	PACER_CMD_RULE_DEL,
 	PACER_CMD_RULE_GET,
 	PACER_CMD_STATS_RESET,
+	PACER_CMD_DEV_SET,
 
 	__PACER_CMD_MAX,
 	PACER_CMD_MAX = __PACER_CMD_MAX - 1
@@ -78,6 +85,13 @@ enum pacer_cmd {
  * @PACER_A_PAD: padding for 64-bit attributes
  * @PACER_A_CLASS: nest of &enum pacer_class_attr
  * @PACER_A_RULE: nest of &enum pacer_rule_attr
+ * @PACER_A_MAX_CLASSES: u32, most classes the device may have, class 0
+ *	included; at most the module parameter max_classes, which is also
+ *	the default
+ * @PACER_A_MAX_RULES: u32, most rules the device may have; at most the
+ *	module parameter max_rules, which is also the default
+ * @PACER_A_CLASSES: u32, classes the device has now (replies only)
+ * @PACER_A_RULES: u32, rules the device has now (replies only)
  * @__PACER_A_MAX: internal
  * @PACER_A_MAX: highest attribute number
  */
@@ -89,6 +103,10 @@ enum pacer_attr {
 	PACER_A_PAD,
 	PACER_A_CLASS,
 	PACER_A_RULE,
+	PACER_A_MAX_CLASSES,
+	PACER_A_MAX_RULES,
+	PACER_A_CLASSES,
+	PACER_A_RULES,
 
 	__PACER_A_MAX,
 	PACER_A_MAX = __PACER_A_MAX - 1
@@ -114,6 +132,9 @@ enum pacer_attr {
  * @PACER_DEV_STATS_DELAYED_PACKETS: re-injected packets that waited
  * @PACER_DEV_STATS_DROPPED_MEMORY: packets dropped at the device memory cap
  * @PACER_DEV_STATS_ECN_MARKED: packets marked CE instead of dropped
+ * @PACER_DEV_STATS_ECN_UNPARSED: packets due a CE mark whose IP header
+ *	pacer could not locate (MPLS, PPPoE, other encapsulations): left as
+ *	they were
  * @__PACER_DEV_STATS_MAX: internal
  * @PACER_DEV_STATS_MAX: highest attribute number
  */
@@ -133,6 +154,7 @@ enum pacer_dev_stats_attr {
 	PACER_DEV_STATS_DELAYED_PACKETS,
 	PACER_DEV_STATS_DROPPED_MEMORY,
 	PACER_DEV_STATS_ECN_MARKED,
+	PACER_DEV_STATS_ECN_UNPARSED,
 
 	__PACER_DEV_STATS_MAX,
 	PACER_DEV_STATS_MAX = __PACER_DEV_STATS_MAX - 1
@@ -214,6 +236,8 @@ enum pacer_class_attr {
  * @PACER_STATS_A_BACKLOG_BYTES: bytes queued now
  * @PACER_STATS_A_BACKLOG_PEAK_BYTES: largest backlog since the last reset
  * @PACER_STATS_A_PAD: padding for 64-bit attributes
+ * @PACER_STATS_A_ECN_UNPARSED: packets due a CE mark whose IP header pacer
+ *	could not locate, left unmarked (see %PACER_DEV_STATS_ECN_UNPARSED)
  * @__PACER_STATS_A_MAX: internal
  * @PACER_STATS_A_MAX: highest attribute number
  *
@@ -238,6 +262,7 @@ enum pacer_stats_attr {
 	PACER_STATS_A_BACKLOG_BYTES,
 	PACER_STATS_A_BACKLOG_PEAK_BYTES,
 	PACER_STATS_A_PAD,
+	PACER_STATS_A_ECN_UNPARSED,
 
 	__PACER_STATS_A_MAX,
 	PACER_STATS_A_MAX = __PACER_STATS_A_MAX - 1
