@@ -11,6 +11,7 @@
 #include <linux/time64.h>
 
 #include "bucket.h"
+#include "testing.h"
 
 /**
  * pacer_len_to_ns() - time to send @len bytes at @rate
@@ -21,9 +22,14 @@
  */
 u64 pacer_len_to_ns(u64 rate, u32 len)
 {
+	/*
+	 * U32_MAX bytes take 3.4e19 ns at 1 bit/s: the quotient would not
+	 * fit in 64 bits (and x86's divq traps).  No class is that slow.
+	 */
 	return mul_u64_u64_div_u64((u64)len * BITS_PER_BYTE, NSEC_PER_SEC,
-				   rate) + 1;
+				   max_t(u64, rate, 2)) + 1;
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_len_to_ns);
 
 /**
  * pacer_ns_to_len() - bytes sent in @ns at @rate
@@ -34,10 +40,20 @@ u64 pacer_len_to_ns(u64 rate, u32 len)
  */
 u64 pacer_ns_to_len(u64 rate, u64 ns)
 {
-	u64 len = mul_u64_u64_div_u64(rate, ns, NSEC_PER_SEC * BITS_PER_BYTE);
+	const u64 div = NSEC_PER_SEC * BITS_PER_BYTE;
+	u64 len;
 
+	/*
+	 * When ns / div reaches U64_MAX / rate, rate * ns / div is at least
+	 * U64_MAX - rate: far past the saturation, and a quotient divq
+	 * could not hold.
+	 */
+	if (rate > div && div64_u64(ns, div) >= div64_u64(U64_MAX, rate))
+		return U32_MAX;
+	len = mul_u64_u64_div_u64(rate, ns, div);
 	return min_t(u64, len, U32_MAX);
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_ns_to_len);
 
 /**
  * pacer_bucket_config() - set a bucket's rate and size
@@ -65,6 +81,7 @@ void pacer_bucket_config(struct pacer_bucket *b, u64 rate, u32 burst, u64 now)
 		b->tokens = b->depth;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_bucket_config);
 
 /**
  * pacer_bucket_ready() - earliest time a packet of @len bytes may leave
@@ -92,6 +109,7 @@ u64 pacer_bucket_ready(struct pacer_bucket *b, u32 len, u64 now)
 		return now;
 	return now + (need - b->tokens);
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_bucket_ready);
 
 /**
  * pacer_bucket_charge() - take a packet's tokens after it was let go
@@ -103,3 +121,4 @@ void pacer_bucket_charge(struct pacer_bucket *b, u32 len)
 	if (b->rate)
 		b->tokens -= pacer_len_to_ns(b->rate, len);
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_bucket_charge);

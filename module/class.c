@@ -17,9 +17,10 @@
 #include <linux/slab.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
-#include <net/inet_ecn.h>
 
+#include "ecn.h"
 #include "pacer.h"
+#include "testing.h"
 
 #define PACER_FLOWS		1024
 #define PACER_DEFAULT_TARGET_US	5000
@@ -30,6 +31,48 @@
 /* An unlimited class queues only while the CPU falls behind. */
 #define PACER_UNLIMITED_LIMIT	(4 << 20)
 #define PACER_CODEL_INTERVAL_NS	(100 * NSEC_PER_MSEC)
+/*
+ * The longest headers a GSO packet repeats in each segment: Ethernet, two
+ * VLAN tags, an encapsulation, IPv6 with extension headers, TCP with
+ * options.  A longer one is not a header that the stack built: such a
+ * packet is charged as the bytes it has.
+ */
+#define PACER_GSO_HDR_MAX	256
+
+/* How often a reader retries a copy before it takes the lock. */
+#define PACER_READ_TRIES	4
+
+/*
+ * Every change to a class's state happens under its lock and inside its
+ * seqcount, so that readers can copy it without the lock.
+ */
+static void pacer_class_lock(struct pacer_class *cl)
+	__acquires(&cl->lock)
+{
+	spin_lock(&cl->lock);
+	write_seqcount_begin(&cl->seq);
+}
+
+static void pacer_class_unlock(struct pacer_class *cl)
+	__releases(&cl->lock)
+{
+	write_seqcount_end(&cl->seq);
+	spin_unlock(&cl->lock);
+}
+
+static void pacer_class_lock_bh(struct pacer_class *cl)
+	__acquires(&cl->lock)
+{
+	spin_lock_bh(&cl->lock);
+	write_seqcount_begin(&cl->seq);
+}
+
+static void pacer_class_unlock_bh(struct pacer_class *cl)
+	__releases(&cl->lock)
+{
+	write_seqcount_end(&cl->seq);
+	spin_unlock_bh(&cl->lock);
+}
 
 /**
  * pacer_class_cfg_defaults() - the configuration of a new class
@@ -90,6 +133,7 @@ static void __pacer_class_apply(struct pacer_class *cl,
 	cl->codel.target = (u64)cfg->target_us * NSEC_PER_USEC;
 	cl->codel.interval = PACER_CODEL_INTERVAL_NS;
 	cl->codel.mtu = mtu;
+	cl->queue.quantum = mtu;
 	pacer_bucket_config(&cl->bucket, cfg->rate, cl->burst, now);
 	/* The ceil bucket holds one packet: ceil bounds back-to-back bursts. */
 	pacer_bucket_config(&cl->peak, cfg->ceil, mtu, now);
@@ -111,16 +155,18 @@ struct pacer_class *pacer_class_create(struct pacer_dev *pd, u16 id,
 	u32 quantum = READ_ONCE(pd->dev->mtu) + ETH_HLEN;
 	struct pacer_class *cl;
 
-	cl = kzalloc(sizeof(*cl), GFP_KERNEL);
+	/* Charged to the memory cgroup of whoever creates the class. */
+	cl = kzalloc(sizeof(*cl), PACER_GFP);
 	if (!cl)
 		return NULL;
-	if (pacer_queue_init(&cl->queue, PACER_FLOWS, quantum)) {
+	if (pacer_queue_init(&cl->queue, PACER_FLOWS, quantum, PACER_GFP)) {
 		kfree(cl);
 		return NULL;
 	}
 	cl->pd = pd;
 	cl->id = id;
 	spin_lock_init(&cl->lock);
+	seqcount_spinlock_init(&cl->seq, &cl->lock);
 	INIT_LIST_HEAD(&cl->active_node);
 	refcount_set(&cl->refcnt, 1);
 	__pacer_class_apply(cl, cfg, ktime_get_ns());
@@ -138,9 +184,9 @@ struct pacer_class *pacer_class_create(struct pacer_dev *pd, u16 id,
 void pacer_class_apply(struct pacer_class *cl,
 		       const struct pacer_class_cfg *cfg)
 {
-	spin_lock_bh(&cl->lock);
+	pacer_class_lock_bh(cl);
 	__pacer_class_apply(cl, cfg, ktime_get_ns());
-	spin_unlock_bh(&cl->lock);
+	pacer_class_unlock_bh(cl);
 	pacer_dev_kick(cl->pd);
 }
 
@@ -170,7 +216,7 @@ static void pacer_class_count_drop(struct pacer_class *cl, struct sk_buff *skb,
 	cl->stats.dropped_packets++;
 	cl->stats.dropped_bytes += skb->len;
 	cl->stats.drops[reason]++;
-	pacer_dev_count_drop(cl->pd, reason);
+	pacer_dev_count_drop(cl->pd, reason, skb->len);
 }
 
 /* Caller holds cl->lock: a dequeued packet no longer holds device memory. */
@@ -180,20 +226,31 @@ static void pacer_class_unqueue(struct pacer_class *cl, struct sk_buff *skb)
 				 PACER_MEM_BATCH);
 }
 
-/*
- * What the buckets are charged for a packet: its length at the device,
- * plus the headers of every segment a GSO packet will become, each segment
- * adjusted by overhead and raised to mpu (as qdisc_pkt_len_init and the
- * size tables do it).
+/**
+ * pacer_charge_len() - what the buckets are charged for a packet
+ * @skb: the packet, data at its link-layer header
+ * @cfg: its class's configuration (overhead, mpu)
+ *
+ * Its length at the device, plus the headers of every segment a GSO
+ * packet will become, each segment adjusted by overhead and raised to mpu
+ * (as qdisc_pkt_len_init and the size tables do it).  The segments are
+ * never more than the kernel makes of one packet (GSO_MAX_SEGS), and a
+ * header longer than any the stack builds is not believed: what the
+ * packet is on the wire bounds its charge, whatever its metadata says.
+ *
+ * Return: bytes, at least 1.
  */
-static u32 pacer_charge_len(const struct sk_buff *skb,
-			    const struct pacer_class_cfg *cfg)
+u32 pacer_charge_len(const struct sk_buff *skb,
+		     const struct pacer_class_cfg *cfg)
 {
 	const struct skb_shared_info *shinfo = skb_shinfo(skb);
-	u32 segs = 1, len = skb->len;
+	u32 segs = 1;
+	u64 len = skb->len;
 	s64 charge;
 
-	if (shinfo->gso_size && skb_transport_header_was_set(skb)) {
+	if (shinfo->gso_size && skb_transport_header_was_set(skb) &&
+	    skb_mac_header_was_set(skb) &&
+	    skb_transport_header(skb) >= skb_mac_header(skb)) {
 		u32 hdr_len = skb_transport_header(skb) - skb_mac_header(skb);
 
 		if (shinfo->gso_type & (SKB_GSO_TCPV4 | SKB_GSO_TCPV6)) {
@@ -207,10 +264,11 @@ static u32 pacer_charge_len(const struct sk_buff *skb,
 		} else if (shinfo->gso_type & SKB_GSO_UDP_L4) {
 			hdr_len += sizeof(struct udphdr);
 		}
-		if (skb->len > hdr_len) {
-			segs = DIV_ROUND_UP(skb->len - hdr_len,
-					    shinfo->gso_size);
-			len += (segs - 1) * hdr_len;
+		if (skb->len > hdr_len && hdr_len <= PACER_GSO_HDR_MAX) {
+			segs = min_t(u32, DIV_ROUND_UP(skb->len - hdr_len,
+						       shinfo->gso_size),
+				     GSO_MAX_SEGS);
+			len += (u64)(segs - 1) * hdr_len;
 		}
 	}
 
@@ -218,6 +276,7 @@ static u32 pacer_charge_len(const struct sk_buff *skb,
 	charge = max_t(s64, charge, (s64)segs * cfg->mpu);
 	return clamp_t(s64, charge, 1, U32_MAX);
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_charge_len);
 
 static u64 pacer_class_ready(struct pacer_class *cl, u32 charge, u64 now)
 {
@@ -236,7 +295,7 @@ static void pacer_class_enqueue_one(struct pacer_class *cl,
 	bool wake = false;
 
 	pacer_dev_count_rx(pd, skb->len);
-	spin_lock(&cl->lock);
+	pacer_class_lock(cl);
 	cl->stats.rx_packets++;
 	cl->stats.rx_bytes += skb->len;
 
@@ -282,7 +341,7 @@ static void pacer_class_enqueue_one(struct pacer_class *cl,
 		refcount_inc(&cl->refcnt);
 		wake = true;
 	}
-	spin_unlock(&cl->lock);
+	pacer_class_unlock(cl);
 
 	kfree_skb_list(victims);
 	if (wake)
@@ -296,7 +355,7 @@ static void pacer_class_enqueue_one(struct pacer_class *cl,
 	return;
 
 drop:
-	spin_unlock(&cl->lock);
+	pacer_class_unlock(cl);
 	kfree_skb(skb);
 }
 
@@ -337,14 +396,24 @@ void pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
 	}
 }
 
-static unsigned int pacer_hist_bucket(u64 sojourn_ns)
+/**
+ * pacer_hist_bucket() - the sojourn histogram's bucket for a sojourn
+ * @sojourn_ns: nanoseconds
+ *
+ * Return: i such that the sojourn is at most 2^i us (bucket 0: up to
+ * 1 us), or the last bucket.
+ */
+unsigned int pacer_hist_bucket(u64 sojourn_ns)
 {
-	u64 us = DIV_ROUND_UP_ULL(sojourn_ns, NSEC_PER_USEC);
+	u32 rem;
+	/* Rounded up, without the overflow of adding 999 first. */
+	u64 us = div_u64_rem(sojourn_ns, NSEC_PER_USEC, &rem) + !!rem;
 
 	if (us <= 1)
 		return 0;
 	return min_t(unsigned int, fls64(us - 1), PACER_HIST_BUCKETS - 1);
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_hist_bucket);
 
 /* Caller holds cl->lock. */
 static void pacer_class_count_tx(struct pacer_class *cl, struct sk_buff *skb,
@@ -399,7 +468,7 @@ static bool pacer_class_should_mark(struct pacer_class *cl,
  *
  * Context: the device's NAPI poll.
  *
- * Return: packets added to @batch.
+ * Return: packets taken from the queue, re-injected or dropped.
  */
 int pacer_class_dequeue(struct pacer_class *cl, u64 now, int budget,
 			struct sk_buff_head *batch, u64 *next, bool *idle)
@@ -410,7 +479,7 @@ int pacer_class_dequeue(struct pacer_class *cl, u64 now, int budget,
 	struct sk_buff *skb;
 	int done = 0;
 
-	spin_lock(&cl->lock);
+	pacer_class_lock(cl);
 	while (done < budget &&
 	       (skb = pacer_queue_peek(&cl->queue, &flow))) {
 		struct pacer_skb_cb *cb = pacer_skb_cb(skb);
@@ -427,27 +496,37 @@ int pacer_class_dequeue(struct pacer_class *cl, u64 now, int budget,
 		pacer_class_unqueue(cl, skb);
 
 		sojourn = now > cb->enqueue_ns ? now - cb->enqueue_ns : 0;
-		cb->ecn_marked = false;
-		if (pacer_class_should_mark(cl, flow, sojourn, now) &&
-		    INET_ECN_set_ce(skb)) {
-			cb->ecn_marked = true;
-			cl->stats.ecn_marked++;
-		}
-
+		/* A drop costs the poll as much as a packet that leaves. */
+		done++;
 		if (unlikely(!pacer_reinject_prepare(cl->pd, skb))) {
 			pacer_class_count_drop(cl, skb, PACER_DROP_REINJECT);
 			skb->next = gone;
 			gone = skb;
 			continue;
 		}
+
+		cb->ecn_marked = false;
+		if (pacer_class_should_mark(cl, flow, sojourn, now)) {
+			switch (pacer_ecn_mark(skb)) {
+			case PACER_ECN_MARKED:
+				cb->ecn_marked = true;
+				cl->stats.ecn_marked++;
+				break;
+			case PACER_ECN_UNPARSED:
+				cl->stats.ecn_unparsed++;
+				pacer_dev_count_ecn_unparsed(cl->pd);
+				break;
+			case PACER_ECN_NOT_ECT:
+				break;
+			}
+		}
 		pacer_class_count_tx(cl, skb, sojourn);
 		__skb_queue_tail(batch, skb);
-		done++;
 	}
 	*idle = !cl->queue.backlog_packets;
 	if (*idle)
 		clear_bit(0, &cl->scheduled);
-	spin_unlock(&cl->lock);
+	pacer_class_unlock(cl);
 
 	kfree_skb_list(gone);
 	return done;
@@ -463,14 +542,14 @@ void pacer_class_flush(struct pacer_class *cl)
 {
 	struct sk_buff *flushed = NULL, *skb;
 
-	spin_lock_bh(&cl->lock);
+	pacer_class_lock_bh(cl);
 	while ((skb = pacer_queue_take_any(&cl->queue))) {
 		pacer_class_unqueue(cl, skb);
 		pacer_class_count_drop(cl, skb, PACER_DROP_FLUSH);
 		skb->next = flushed;
 		flushed = skb;
 	}
-	spin_unlock_bh(&cl->lock);
+	pacer_class_unlock_bh(cl);
 	kfree_skb_list(flushed);
 }
 
@@ -482,11 +561,22 @@ void pacer_class_flush(struct pacer_class *cl)
  */
 void pacer_class_delete(struct pacer_class *cl)
 {
-	spin_lock_bh(&cl->lock);
+	pacer_class_lock_bh(cl);
 	cl->dead = true;
-	spin_unlock_bh(&cl->lock);
+	pacer_class_unlock_bh(cl);
 	pacer_class_flush(cl);
 	pacer_class_put(cl);
+}
+
+static void pacer_class_copy(const struct pacer_class *cl,
+			     struct pacer_class_cfg *cfg,
+			     struct pacer_class_stats *st, u64 *backlog_packets,
+			     u64 *backlog_bytes)
+{
+	*cfg = cl->cfg;
+	*st = cl->stats;
+	*backlog_packets = cl->queue.backlog_packets;
+	*backlog_bytes = cl->queue.backlog_bytes;
 }
 
 /**
@@ -496,16 +586,26 @@ void pacer_class_delete(struct pacer_class *cl)
  * @st: filled with the counters
  * @backlog_packets: set to packets queued
  * @backlog_bytes: set to bytes queued
+ *
+ * Readers are anyone (class show is unprivileged): they copy between two
+ * writes and retry, so they never hold up the data path; only a reader
+ * that keeps losing the race waits for the lock once.
  */
 void pacer_class_read(struct pacer_class *cl, struct pacer_class_cfg *cfg,
 		      struct pacer_class_stats *st, u64 *backlog_packets,
 		      u64 *backlog_bytes)
 {
+	unsigned int seq;
+	int tries;
+
+	for (tries = 0; tries < PACER_READ_TRIES; tries++) {
+		seq = read_seqcount_begin(&cl->seq);
+		pacer_class_copy(cl, cfg, st, backlog_packets, backlog_bytes);
+		if (!read_seqcount_retry(&cl->seq, seq))
+			return;
+	}
 	spin_lock_bh(&cl->lock);
-	*cfg = cl->cfg;
-	*st = cl->stats;
-	*backlog_packets = cl->queue.backlog_packets;
-	*backlog_bytes = cl->queue.backlog_bytes;
+	pacer_class_copy(cl, cfg, st, backlog_packets, backlog_bytes);
 	spin_unlock_bh(&cl->lock);
 }
 
@@ -518,10 +618,10 @@ void pacer_class_read(struct pacer_class *cl, struct pacer_class_cfg *cfg,
  */
 void pacer_class_reset_stats(struct pacer_class *cl)
 {
-	spin_lock_bh(&cl->lock);
+	pacer_class_lock_bh(cl);
 	memset(&cl->stats, 0, sizeof(cl->stats));
 	cl->stats.rx_packets = cl->queue.backlog_packets;
 	cl->stats.rx_bytes = cl->queue.backlog_bytes;
 	cl->stats.backlog_peak_bytes = cl->queue.backlog_bytes;
-	spin_unlock_bh(&cl->lock);
+	pacer_class_unlock_bh(cl);
 }

@@ -8,56 +8,170 @@
  * priority" can steer packets; failing that, to the default class 0.
  * Headers are read once per packet, by the kernel's flow dissector, in the
  * device's xmit: the same keys serve the rules and the flow hash.
+ *
+ * Rules are grouped by shape: which of family, source prefix length,
+ * destination prefix length and protocol they match on.  Within a shape
+ * those criteria form an exact-match key, so each shape is a hash table
+ * and a packet costs one bucket per shape, however many rules share it
+ * (tuple space search, as Open vSwitch's classifier does).  Ports, marks
+ * and priorities are ranges or masks: they are checked on the rules the
+ * key found.  A bucket's rules are kept in pref order, so the first match
+ * in a bucket is that shape's best, and a shape whose lowest pref cannot
+ * beat the best match so far is skipped.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/inetdevice.h>
+#include <linux/jhash.h>
+#include <linux/log2.h>
 #include <linux/percpu.h>
 #include <linux/pkt_sched.h>
+#include <linux/random.h>
+#include <linux/rculist.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <net/flow_dissector.h>
-#include <linux/inetdevice.h>
 #include <net/ipv6.h>
 
 #include "classify.h"
 #include "pacer.h"
 
-static bool pacer_prefix_match(const struct pacer_rule *r,
-			       const struct flow_keys *keys, bool src)
+/* Criteria that are part of a shape's hash key; the rest are checked after. */
+#define PACER_MATCH_KEY	(PACER_MATCH_FAMILY | PACER_MATCH_SRC | \
+			 PACER_MATCH_DST | PACER_MATCH_PROTO)
+#define PACER_SHAPE_BUCKETS_MIN	8
+
+/* What a shape hashes: the packet's (or the rule's) key criteria, masked. */
+struct pacer_rule_key {
+	struct in6_addr src;
+	struct in6_addr dst;
+	u8 family;
+	u8 proto;
+	u16 pad;
+};
+
+/* A rule in one generation of its shape's table. */
+struct pacer_rule_entry {
+	struct hlist_node node;
+	struct pacer_rule *rule;
+};
+
+struct pacer_shape_table {
+	struct rcu_head rcu;
+	u32 mask;
+	struct hlist_head buckets[];
+};
+
+/**
+ * struct pacer_shape - the rules that match on the same key criteria
+ * @node: on &pacer_rules.shapes
+ * @match: the PACER_MATCH_KEY criteria of its rules
+ * @family: their family, when they match on one
+ * @src_plen: their source prefix length
+ * @dst_plen: their destination prefix length
+ * @min_pref: no rule of the shape has a lower pref (a bound: it is not
+ *	raised when that rule goes)
+ * @n: its rules, under RTNL
+ * @table: its hash table; replaced whole when it grows
+ * @rcu: frees the shape after readers are done
+ */
+struct pacer_shape {
+	struct list_head node;
+	u16 match;
+	u8 family;
+	u8 src_plen;
+	u8 dst_plen;
+	u32 min_pref;
+	unsigned int n;
+	struct pacer_shape_table __rcu *table;
+	struct rcu_head rcu;
+};
+
+static bool pacer_shape_has(const struct pacer_shape *sh,
+			    const struct pacer_rule *r)
 {
-	const struct in6_addr *prefix = src ? &r->src : &r->dst;
-	u8 plen = src ? r->src_plen : r->dst_plen;
-
-	if (r->family == AF_INET) {
-		__be32 addr;
-
-		if (keys->control.addr_type != FLOW_DISSECTOR_KEY_IPV4_ADDRS)
-			return false;
-		addr = src ? keys->addrs.v4addrs.src : keys->addrs.v4addrs.dst;
-		return !((addr ^ prefix->s6_addr32[0]) & inet_make_mask(plen));
-	}
-	if (keys->control.addr_type != FLOW_DISSECTOR_KEY_IPV6_ADDRS)
-		return false;
-	return ipv6_prefix_equal(src ? &keys->addrs.v6addrs.src :
-				       &keys->addrs.v6addrs.dst, prefix, plen);
+	return sh->match == (r->match & PACER_MATCH_KEY) &&
+	       sh->family == r->family &&
+	       sh->src_plen == r->src_plen && sh->dst_plen == r->dst_plen;
 }
 
-static bool pacer_rule_match(const struct pacer_rule *r,
-			     const struct sk_buff *skb,
-			     const struct flow_keys *keys)
+static void pacer_rule_key(const struct pacer_rule *r, struct pacer_rule_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	if (r->match & (PACER_MATCH_FAMILY | PACER_MATCH_SRC | PACER_MATCH_DST))
+		k->family = r->family;
+	if (r->match & PACER_MATCH_SRC)
+		k->src = r->src;
+	if (r->match & PACER_MATCH_DST)
+		k->dst = r->dst;
+	if (r->match & PACER_MATCH_PROTO)
+		k->proto = r->proto;
+}
+
+static void pacer_prefix(struct in6_addr *out, const struct flow_keys *keys,
+			 bool src, u8 family, u8 plen)
+{
+	if (family == AF_INET)
+		out->s6_addr32[0] = (src ? keys->addrs.v4addrs.src :
+					   keys->addrs.v4addrs.dst) &
+				    inet_make_mask(plen);
+	else
+		ipv6_addr_prefix(out, src ? &keys->addrs.v6addrs.src :
+					    &keys->addrs.v6addrs.dst, plen);
+}
+
+/* The packet's key in @sh's terms; false if no rule of @sh can match it. */
+static bool pacer_packet_key(const struct pacer_shape *sh,
+			     const struct flow_keys *keys,
+			     struct pacer_rule_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	if (sh->match & PACER_MATCH_FAMILY) {
+		if (keys->basic.n_proto != htons(sh->family == AF_INET ?
+						 ETH_P_IP : ETH_P_IPV6))
+			return false;
+		k->family = sh->family;
+	}
+	if (sh->match & (PACER_MATCH_SRC | PACER_MATCH_DST)) {
+		if (keys->control.addr_type !=
+		    (sh->family == AF_INET ? FLOW_DISSECTOR_KEY_IPV4_ADDRS :
+					     FLOW_DISSECTOR_KEY_IPV6_ADDRS))
+			return false;
+		k->family = sh->family;
+		if (sh->match & PACER_MATCH_SRC)
+			pacer_prefix(&k->src, keys, true, sh->family,
+				     sh->src_plen);
+		if (sh->match & PACER_MATCH_DST)
+			pacer_prefix(&k->dst, keys, false, sh->family,
+				     sh->dst_plen);
+	}
+	if (sh->match & PACER_MATCH_PROTO)
+		k->proto = keys->basic.ip_proto;
+	return true;
+}
+
+static u32 pacer_key_hash(const struct pacer_rule_key *k, u32 seed)
+{
+	BUILD_BUG_ON(sizeof(*k) % sizeof(u32));
+	return jhash2((const u32 *)k, sizeof(*k) / sizeof(u32), seed);
+}
+
+static bool pacer_key_equal(const struct pacer_rule *r,
+			    const struct pacer_rule_key *k)
+{
+	struct pacer_rule_key rk;
+
+	pacer_rule_key(r, &rk);
+	return !memcmp(&rk, k, sizeof(rk));
+}
+
+/* The criteria that are not part of the key. */
+static bool pacer_rule_match_rest(const struct pacer_rule *r,
+				  const struct sk_buff *skb,
+				  const struct flow_keys *keys)
 {
 	u16 port;
 
-	if ((r->match & PACER_MATCH_FAMILY) &&
-	    keys->basic.n_proto != htons(r->family == AF_INET ? ETH_P_IP :
-							       ETH_P_IPV6))
-		return false;
-	if ((r->match & PACER_MATCH_SRC) && !pacer_prefix_match(r, keys, true))
-		return false;
-	if ((r->match & PACER_MATCH_DST) && !pacer_prefix_match(r, keys, false))
-		return false;
-	if ((r->match & PACER_MATCH_PROTO) && keys->basic.ip_proto != r->proto)
-		return false;
 	if (r->match & PACER_MATCH_SPORT) {
 		port = ntohs(keys->ports.src);
 		if (port < r->sport_min || port > r->sport_max)
@@ -77,6 +191,49 @@ static bool pacer_rule_match(const struct pacer_rule *r,
 }
 
 /**
+ * pacer_rules_classify() - the first rule, in pref order, a packet matches
+ * @rules: the device's rules
+ * @skb: the packet
+ * @keys: its headers, from skb_flow_dissect_flow_keys()
+ *
+ * Context: RCU read side.
+ * Return: the rule, or NULL if none matches.
+ */
+const struct pacer_rule *pacer_rules_classify(const struct pacer_rules *rules,
+					      const struct sk_buff *skb,
+					      const struct flow_keys *keys)
+{
+	const struct pacer_rule *best = NULL;
+	const struct pacer_shape *sh;
+
+	list_for_each_entry_rcu(sh, &rules->shapes, node) {
+		const struct pacer_shape_table *t;
+		const struct pacer_rule_entry *e;
+		struct pacer_rule_key k;
+		u32 hash;
+
+		if (best && READ_ONCE(sh->min_pref) >= best->pref)
+			continue;
+		if (!pacer_packet_key(sh, keys, &k))
+			continue;
+		hash = pacer_key_hash(&k, rules->seed);
+		t = rcu_dereference(sh->table);
+		hlist_for_each_entry_rcu(e, &t->buckets[hash & t->mask], node) {
+			const struct pacer_rule *r = e->rule;
+
+			if (best && r->pref >= best->pref)
+				break;
+			if (pacer_key_equal(r, &k) &&
+			    pacer_rule_match_rest(r, skb, keys)) {
+				best = r;
+				break;
+			}
+		}
+	}
+	return best;
+}
+
+/**
  * pacer_classify() - the class a packet goes to
  * @pd: the device
  * @skb: the packet, data at the Ethernet header
@@ -89,22 +246,17 @@ struct pacer_class *pacer_classify(struct pacer_dev *pd,
 				   const struct sk_buff *skb,
 				   const struct flow_keys *keys)
 {
-	const struct pacer_rules *rules = rcu_dereference_bh(pd->rules);
+	const struct pacer_rule *r = pacer_rules_classify(pd->rules, skb, keys);
 	struct pacer_class *cl;
-	unsigned int i;
 
-	for (i = 0; rules && i < rules->n; i++) {
-		struct pacer_rule *r = rules->rule[i];
-
-		if (!pacer_rule_match(r, skb, keys))
-			continue;
+	if (r) {
 		cl = xa_load(&pd->classes, r->class_id);
+		/* Only a rule being deleted with its class can miss. */
 		if (likely(cl)) {
 			this_cpu_inc(*r->matches);
 			return cl;
 		}
 	}
-
 	if (skb->priority && TC_H_MIN(skb->priority)) {
 		cl = xa_load(&pd->classes, TC_H_MIN(skb->priority));
 		if (cl)
@@ -153,19 +305,42 @@ u32 pacer_flow_hash(const struct pacer_dev *pd, const struct flow_keys *keys)
 	return (u32)siphash(&tuple, sizeof(tuple), &pd->flow_key);
 }
 
+/* ---- rules and their tables, under RTNL -------------------------------- */
+
+/**
+ * pacer_rules_create() - a device's empty rule set
+ *
+ * Context: process context, may sleep; charged to the caller's memory
+ * cgroup.
+ * Return: the rule set or NULL.
+ */
+struct pacer_rules *pacer_rules_create(void)
+{
+	struct pacer_rules *rules = kzalloc(sizeof(*rules), PACER_GFP);
+
+	if (!rules)
+		return NULL;
+	xa_init(&rules->by_pref);
+	rules->by_pref_tree = RB_ROOT;
+	INIT_LIST_HEAD(&rules->shapes);
+	rules->seed = get_random_u32();
+	return rules;
+}
+
 /**
  * pacer_rule_alloc() - a rule with no criteria and its counter
  *
- * Context: process context, may sleep.
+ * Context: process context, may sleep; charged to the caller's memory
+ * cgroup.
  * Return: the rule or NULL.
  */
 struct pacer_rule *pacer_rule_alloc(void)
 {
-	struct pacer_rule *rule = kzalloc(sizeof(*rule), GFP_KERNEL);
+	struct pacer_rule *rule = kzalloc(sizeof(*rule), PACER_GFP);
 
 	if (!rule)
 		return NULL;
-	rule->matches = alloc_percpu(u64);
+	rule->matches = alloc_percpu_gfp(u64, PACER_GFP);
 	if (!rule->matches) {
 		kfree(rule);
 		return NULL;
@@ -177,13 +352,15 @@ static void pacer_rule_free_rcu(struct rcu_head *head)
 {
 	struct pacer_rule *rule = container_of(head, struct pacer_rule, rcu);
 
+	/* Set only once the rule was unlinked from its table. */
+	kfree(rule->entry);
 	free_percpu(rule->matches);
 	kfree(rule);
 }
 
 /**
  * pacer_rule_free() - free a rule after an RCU grace period
- * @rule: a rule no longer in the device's rules
+ * @rule: a rule never inserted, or returned by pacer_rules_remove()
  */
 void pacer_rule_free(struct pacer_rule *rule)
 {
@@ -206,138 +383,302 @@ u64 pacer_rule_matches(const struct pacer_rule *rule)
 	return sum;
 }
 
-static struct pacer_rules *pacer_rules_alloc(unsigned int n)
+static struct pacer_shape_table *pacer_table_alloc(u32 buckets)
 {
-	struct pacer_rules *rules;
+	struct pacer_shape_table *t;
+	u32 i;
 
-	rules = kzalloc(struct_size(rules, rule, n), GFP_KERNEL);
-	if (rules)
-		rules->n = n;
-	return rules;
+	t = kvmalloc(struct_size(t, buckets, buckets), PACER_GFP);
+	if (!t)
+		return NULL;
+	t->mask = buckets - 1;
+	for (i = 0; i < buckets; i++)
+		INIT_HLIST_HEAD(&t->buckets[i]);
+	return t;
 }
 
-static void pacer_rules_replace(struct pacer_dev *pd, struct pacer_rules *new)
+/* After a grace period: the table and the entries only it links. */
+static void pacer_table_free_rcu(struct rcu_head *head)
 {
-	struct pacer_rules *old = rtnl_dereference(pd->rules);
+	struct pacer_shape_table *t = container_of(head, struct pacer_shape_table,
+						   rcu);
+	struct pacer_rule_entry *e;
+	struct hlist_node *tmp;
+	u32 i;
 
+	for (i = 0; i <= t->mask; i++)
+		hlist_for_each_entry_safe(e, tmp, &t->buckets[i], node)
+			kfree(e);
+	kvfree(t);
+}
+
+/* Link @rule into @t's bucket for @hash, in pref order. */
+static void pacer_table_link(struct pacer_shape_table *t, u32 hash,
+			     struct pacer_rule_entry *e)
+{
+	struct hlist_head *head = &t->buckets[hash & t->mask];
+	struct pacer_rule_entry *pos, *last = NULL;
+
+	hlist_for_each_entry(pos, head, node) {
+		if (pos->rule->pref > e->rule->pref) {
+			hlist_add_before_rcu(&e->node, &pos->node);
+			return;
+		}
+		last = pos;
+	}
+	if (last)
+		hlist_add_behind_rcu(&e->node, &last->node);
+	else
+		hlist_add_head_rcu(&e->node, head);
+}
+
+static u32 pacer_rule_hash(const struct pacer_rules *rules,
+			   const struct pacer_rule *r)
+{
+	struct pacer_rule_key k;
+
+	pacer_rule_key(r, &k);
+	return pacer_key_hash(&k, rules->seed);
+}
+
+/*
+ * A table twice the size, with entries of its own: readers of the old
+ * one keep walking its entries until the grace period ends.  Each new
+ * bucket takes from exactly one old bucket, so walking the old buckets in
+ * order and appending keeps every new bucket in pref order.
+ */
+static int pacer_shape_grow(struct pacer_rules *rules, struct pacer_shape *sh)
+{
+	struct pacer_shape_table *old = rtnl_dereference(sh->table), *new;
+	struct pacer_rule_entry *e, *ne;
+	u32 i;
+
+	new = pacer_table_alloc((old->mask + 1) * 2);
+	if (!new)
+		return -ENOMEM;
+	for (i = 0; i <= old->mask; i++) {
+		hlist_for_each_entry(e, &old->buckets[i], node) {
+			ne = kmalloc(sizeof(*ne), PACER_GFP);
+			if (!ne) {
+				pacer_table_free_rcu(&new->rcu);
+				return -ENOMEM;
+			}
+			ne->rule = e->rule;
+			pacer_table_link(new, pacer_rule_hash(rules, e->rule),
+					 ne);
+		}
+	}
+	for (i = 0; i <= new->mask; i++)
+		hlist_for_each_entry(ne, &new->buckets[i], node)
+			ne->rule->entry = ne;
+	rcu_assign_pointer(sh->table, new);
+	call_rcu(&old->rcu, pacer_table_free_rcu);
+	return 0;
+}
+
+static struct pacer_shape *pacer_shape_get(struct pacer_rules *rules,
+					   const struct pacer_rule *r)
+{
+	struct pacer_shape_table *t;
+	struct pacer_shape *sh;
+
+	list_for_each_entry(sh, &rules->shapes, node)
+		if (pacer_shape_has(sh, r))
+			return sh;
+
+	sh = kzalloc(sizeof(*sh), PACER_GFP);
+	if (!sh)
+		return NULL;
+	t = pacer_table_alloc(PACER_SHAPE_BUCKETS_MIN);
+	if (!t) {
+		kfree(sh);
+		return NULL;
+	}
+	sh->match = r->match & PACER_MATCH_KEY;
+	sh->family = r->family;
+	sh->src_plen = r->src_plen;
+	sh->dst_plen = r->dst_plen;
+	sh->min_pref = U32_MAX;
+	RCU_INIT_POINTER(sh->table, t);
+	list_add_tail_rcu(&sh->node, &rules->shapes);
+	return sh;
+}
+
+/* Free @sh after readers are done; the caller owns it (RTNL, or teardown). */
+static void pacer_shape_free(struct pacer_shape *sh)
+{
+	list_del_rcu(&sh->node);
+	call_rcu(&rcu_dereference_protected(sh->table, 1)->rcu,
+		 pacer_table_free_rcu);
+	kfree_rcu(sh, rcu);
+}
+
+static void pacer_shape_put(struct pacer_shape *sh)
+{
+	ASSERT_RTNL();
+	if (!sh->n)
+		pacer_shape_free(sh);
+}
+
+static struct pacer_shape *pacer_shape_of(struct pacer_rules *rules,
+					  const struct pacer_rule *r)
+{
+	struct pacer_shape *sh;
+
+	list_for_each_entry(sh, &rules->shapes, node)
+		if (pacer_shape_has(sh, r))
+			return sh;
+	return NULL;
+}
+
+static void pacer_rules_changed(struct pacer_rules *rules)
+{
 	/* Never 0: a dump treats generation 0 as "not started". */
-	if (++pd->rules_gen == 0)
-		pd->rules_gen = 1;
-	if (new)
-		new->gen = pd->rules_gen;
-	rcu_assign_pointer(pd->rules, new);
-	if (old)
-		kfree_rcu(old, rcu);
+	if (++rules->gen == 0)
+		rules->gen = 1;
+}
+
+static u32 pacer_rules_max_pref(const struct pacer_rules *rules)
+{
+	struct rb_node *last = rb_last(&rules->by_pref_tree);
+
+	return last ? rb_entry(last, struct pacer_rule, pref_node)->pref : 0;
+}
+
+static void pacer_rules_tree_add(struct pacer_rules *rules,
+				 struct pacer_rule *rule)
+{
+	struct rb_node **link = &rules->by_pref_tree.rb_node, *parent = NULL;
+
+	while (*link) {
+		parent = *link;
+		if (rule->pref < rb_entry(parent, struct pacer_rule,
+					  pref_node)->pref)
+			link = &parent->rb_left;
+		else
+			link = &parent->rb_right;
+	}
+	rb_link_node(&rule->pref_node, parent, link);
+	rb_insert_color(&rule->pref_node, &rules->by_pref_tree);
 }
 
 /**
- * pacer_rules_insert() - add a rule in pref order
- * @pd: the device
+ * pacer_rules_insert() - add a rule
+ * @rules: the device's rules
  * @rule: the rule; a pref of 0 means one past the highest in use
  * @extack: for the rejection message
  *
+ * Costs O(log n) and a bucket's worth of work, plus, when the rule's
+ * shape outgrows its table, a rehash of that shape (amortised O(1)).
+ *
  * Context: RTNL held.
- * Return: 0, -EEXIST if the pref is taken, or -ENOMEM.
+ * Return: 0, -EEXIST if the pref is taken, -ERANGE if no pref is left, or
+ * -ENOMEM; on error nothing changed.
  */
-int pacer_rules_insert(struct pacer_dev *pd, struct pacer_rule *rule,
+int pacer_rules_insert(struct pacer_rules *rules, struct pacer_rule *rule,
 		       struct netlink_ext_ack *extack)
 {
-	struct pacer_rules *old = rtnl_dereference(pd->rules), *new;
-	unsigned int n = old ? old->n : 0, i, pos;
+	struct pacer_rule_entry *e;
+	struct pacer_shape *sh;
+	int err;
 
 	if (!rule->pref) {
-		if (n && old->rule[n - 1]->pref == U32_MAX) {
+		u32 max = pacer_rules_max_pref(rules);
+
+		if (max == U32_MAX) {
 			NL_SET_ERR_MSG_MOD(extack,
 					   "no pref is left after the highest in use: give one");
 			return -ERANGE;
 		}
-		rule->pref = n ? old->rule[n - 1]->pref + 1 : 1;
+		rule->pref = max + 1;
 	}
-	for (pos = 0; pos < n && old->rule[pos]->pref < rule->pref; pos++)
-		;
-	if (pos < n && old->rule[pos]->pref == rule->pref) {
-		NL_SET_ERR_MSG_MOD(extack, "a rule with this pref exists");
-		return -EEXIST;
+	e = kmalloc(sizeof(*e), PACER_GFP);
+	if (!e)
+		return -ENOMEM;
+	e->rule = rule;
+
+	err = xa_insert(&rules->by_pref, rule->pref, rule, PACER_GFP);
+	if (err) {
+		if (err == -EBUSY) {
+			NL_SET_ERR_MSG_MOD(extack, "a rule with this pref exists");
+			err = -EEXIST;
+		}
+		goto err_entry;
+	}
+	sh = pacer_shape_get(rules, rule);
+	if (!sh) {
+		err = -ENOMEM;
+		goto err_xa;
+	}
+	if (sh->n >= rtnl_dereference(sh->table)->mask + 1) {
+		err = pacer_shape_grow(rules, sh);
+		if (err) {
+			pacer_shape_put(sh);
+			goto err_xa;
+		}
 	}
 
-	new = pacer_rules_alloc(n + 1);
-	if (!new)
-		return -ENOMEM;
-	for (i = 0; i < pos; i++)
-		new->rule[i] = old->rule[i];
-	new->rule[pos] = rule;
-	for (i = pos; i < n; i++)
-		new->rule[i + 1] = old->rule[i];
-	pacer_rules_replace(pd, new);
+	rule->entry = e;
+	pacer_table_link(rtnl_dereference(sh->table),
+			 pacer_rule_hash(rules, rule), e);
+	sh->n++;
+	if (rule->pref < sh->min_pref)
+		WRITE_ONCE(sh->min_pref, rule->pref);
+	pacer_rules_tree_add(rules, rule);
+	rules->n++;
+	pacer_rules_changed(rules);
 	return 0;
+
+err_xa:
+	xa_erase(&rules->by_pref, rule->pref);
+err_entry:
+	kfree(e);
+	return err;
 }
 
 /**
  * pacer_rules_remove() - take a rule out of the device's rules
- * @pd: the device
+ * @rules: the device's rules
  * @pref: the rule's pref
  *
  * Context: RTNL held.
- * Return: the rule (the caller frees it with pacer_rule_free()), NULL if
- * there is none with @pref, or an ERR_PTR on allocation failure.
+ * Return: the rule (the caller frees it, and with it its unlinked table
+ * entry, with pacer_rule_free()), or NULL if there is none with @pref.
  */
-struct pacer_rule *pacer_rules_remove(struct pacer_dev *pd, u32 pref)
+struct pacer_rule *pacer_rules_remove(struct pacer_rules *rules, u32 pref)
 {
-	struct pacer_rules *old = rtnl_dereference(pd->rules), *new = NULL;
-	unsigned int n = old ? old->n : 0, i, pos;
-	struct pacer_rule *rule;
+	struct pacer_rule *rule = xa_erase(&rules->by_pref, pref);
+	struct pacer_shape *sh;
 
-	for (pos = 0; pos < n && old->rule[pos]->pref != pref; pos++)
-		;
-	if (pos == n)
+	if (!rule)
 		return NULL;
-	rule = old->rule[pos];
-
-	if (n > 1) {
-		new = pacer_rules_alloc(n - 1);
-		if (!new)
-			return ERR_PTR(-ENOMEM);
-		for (i = 0; i < n; i++)
-			if (i != pos)
-				new->rule[i < pos ? i : i - 1] = old->rule[i];
-	}
-	pacer_rules_replace(pd, new);
+	sh = pacer_shape_of(rules, rule);
+	hlist_del_rcu(&rule->entry->node);
+	sh->n--;
+	pacer_shape_put(sh);
+	rb_erase(&rule->pref_node, &rules->by_pref_tree);
+	rules->n--;
+	pacer_rules_changed(rules);
 	return rule;
 }
 
 /**
- * pacer_rules_find_class() - a rule that sends packets to a class
- * @pd: the device
- * @class_id: the class
- *
- * Context: RTNL held.
- * Return: the first such rule, or NULL.
+ * pacer_rules_destroy() - free a device's rules
+ * @rules: the rules of a device nobody can reach any more
  */
-const struct pacer_rule *pacer_rules_find_class(struct pacer_dev *pd,
-						u16 class_id)
+void pacer_rules_destroy(struct pacer_rules *rules)
 {
-	const struct pacer_rules *rules = rtnl_dereference(pd->rules);
-	unsigned int i;
+	struct pacer_shape *sh, *tmp;
+	struct pacer_rule *rule;
+	unsigned long pref;
 
-	for (i = 0; rules && i < rules->n; i++)
-		if (rules->rule[i]->class_id == class_id)
-			return rules->rule[i];
-	return NULL;
-}
-
-/**
- * pacer_rules_free() - free all rules of a device being destroyed
- * @pd: the device
- */
-void pacer_rules_free(struct pacer_dev *pd)
-{
-	struct pacer_rules *rules = rcu_dereference_protected(pd->rules, 1);
-	unsigned int i;
-
-	RCU_INIT_POINTER(pd->rules, NULL);
-	if (!rules)
-		return;
-	for (i = 0; i < rules->n; i++)
-		pacer_rule_free(rules->rule[i]);
+	xa_for_each(&rules->by_pref, pref, rule) {
+		/* Its entry goes with its table. */
+		rule->entry = NULL;
+		pacer_rule_free(rule);
+	}
+	xa_destroy(&rules->by_pref);
+	list_for_each_entry_safe(sh, tmp, &rules->shapes, node)
+		pacer_shape_free(sh);
 	kfree_rcu(rules, rcu);
 }

@@ -70,15 +70,34 @@ static void pacer_count_tx(struct pacer_dev *pd, const struct sk_buff *skb)
  * pacer_dev_count_drop() - count a dropped packet in the device totals
  * @pd: the device
  * @reason: why
+ * @len: its length
  *
  * Context: BH disabled.
  */
-void pacer_dev_count_drop(struct pacer_dev *pd, enum pacer_drop_reason reason)
+void pacer_dev_count_drop(struct pacer_dev *pd, enum pacer_drop_reason reason,
+			  unsigned int len)
 {
 	struct pacer_pcpu_stats *s = this_cpu_ptr(pd->stats);
 
 	u64_stats_update_begin(&s->syncp);
 	u64_stats_inc(&s->drops[reason]);
+	u64_stats_add(&s->dropped_bytes, len);
+	u64_stats_update_end(&s->syncp);
+}
+
+/**
+ * pacer_dev_count_ecn_unparsed() - count a packet due a CE mark that had
+ *	no IP header pacer could find
+ * @pd: the device
+ *
+ * Context: BH disabled.
+ */
+void pacer_dev_count_ecn_unparsed(struct pacer_dev *pd)
+{
+	struct pacer_pcpu_stats *s = this_cpu_ptr(pd->stats);
+
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->ecn_unparsed);
 	u64_stats_update_end(&s->syncp);
 }
 
@@ -89,21 +108,33 @@ static void pacer_drop_not_redirected(struct pacer_dev *pd,
 
 	u64_stats_update_begin(&s->syncp);
 	u64_stats_inc(&s->not_redirected);
+	u64_stats_add(&s->dropped_bytes, skb->len);
 	u64_stats_update_end(&s->syncp);
 	kfree_skb(skb);
 }
 
+/* What arrived less what left or was dropped, never below 0. */
+static u64 pacer_backlog(u64 in, u64 out)
+{
+	return in > out ? in - out : 0;
+}
+
 /**
- * pacer_dev_get_stats() - sum the per-CPU totals and the classes' backlog
+ * pacer_dev_get_stats() - sum the per-CPU totals
  * @pd: the device
  * @st: filled with the totals
  *
- * Context: RCU read side or RTNL.
+ * The backlog is what arrived less what left or was dropped: reading it
+ * takes no lock the data path takes, whoever reads (/proc/net/dev is
+ * world-readable) and however many classes there are.  It is exact once
+ * traffic stops; under traffic the per-CPU sums are read one CPU at a
+ * time, like every other counter here.
+ *
+ * Context: any.
  */
 void pacer_dev_get_stats(struct pacer_dev *pd, struct pacer_dev_stats *st)
 {
-	struct pacer_class *cl;
-	unsigned long id;
+	u64 dropped_bytes = 0, dropped = 0;
 	int cpu, i;
 
 	memset(st, 0, sizeof(*st));
@@ -111,6 +142,7 @@ void pacer_dev_get_stats(struct pacer_dev *pd, struct pacer_dev_stats *st)
 		const struct pacer_pcpu_stats *s = per_cpu_ptr(pd->stats, cpu);
 		struct pacer_dev_stats c;
 		unsigned int start;
+		u64 c_dropped_bytes;
 
 		do {
 			start = u64_stats_fetch_begin(&s->syncp);
@@ -120,9 +152,11 @@ void pacer_dev_get_stats(struct pacer_dev *pd, struct pacer_dev_stats *st)
 			c.tx_bytes = u64_stats_read(&s->tx_bytes);
 			c.delayed_packets = u64_stats_read(&s->delayed_packets);
 			c.ecn_marked = u64_stats_read(&s->ecn_marked);
+			c.ecn_unparsed = u64_stats_read(&s->ecn_unparsed);
 			c.not_redirected = u64_stats_read(&s->not_redirected);
 			for (i = 0; i <= PACER_DROP_MAX; i++)
 				c.drops[i] = u64_stats_read(&s->drops[i]);
+			c_dropped_bytes = u64_stats_read(&s->dropped_bytes);
 		} while (u64_stats_fetch_retry(&s->syncp, start));
 
 		st->rx_packets += c.rx_packets;
@@ -131,19 +165,20 @@ void pacer_dev_get_stats(struct pacer_dev *pd, struct pacer_dev_stats *st)
 		st->tx_bytes += c.tx_bytes;
 		st->delayed_packets += c.delayed_packets;
 		st->ecn_marked += c.ecn_marked;
+		st->ecn_unparsed += c.ecn_unparsed;
 		st->not_redirected += c.not_redirected;
 		for (i = 0; i <= PACER_DROP_MAX; i++)
 			st->drops[i] += c.drops[i];
+		dropped_bytes += c_dropped_bytes;
 	}
 
-	rcu_read_lock();
-	xa_for_each(&pd->classes, id, cl) {
-		spin_lock_bh(&cl->lock);
-		st->backlog_packets += cl->queue.backlog_packets;
-		st->backlog_bytes += cl->queue.backlog_bytes;
-		spin_unlock_bh(&cl->lock);
-	}
-	rcu_read_unlock();
+	for (i = 0; i <= PACER_DROP_MAX; i++)
+		dropped += st->drops[i];
+	st->backlog_packets = pacer_backlog(st->rx_packets,
+					    st->tx_packets + dropped +
+					    st->not_redirected);
+	st->backlog_bytes = pacer_backlog(st->rx_bytes,
+					  st->tx_bytes + dropped_bytes);
 }
 
 /**
@@ -187,7 +222,7 @@ static netdev_tx_t pacer_xmit(struct sk_buff *skb, struct net_device *dev)
 
 flush:
 	pacer_dev_count_rx(pd, skb->len);
-	pacer_dev_count_drop(pd, PACER_DROP_FLUSH);
+	pacer_dev_count_drop(pd, PACER_DROP_FLUSH, skb->len);
 	kfree_skb(skb);
 	return NETDEV_TX_OK;
 }
@@ -327,6 +362,22 @@ static int pacer_stop(struct net_device *dev)
 	return 0;
 }
 
+/*
+ * A class's DRR quantum and ceil bucket are one frame: they follow the MTU,
+ * which is bounded so that a quantum always fits its s32 deficit.
+ */
+static int pacer_change_mtu(struct net_device *dev, int new_mtu)
+{
+	struct pacer_dev *pd = netdev_priv(dev);
+	struct pacer_class *cl;
+	unsigned long id;
+
+	WRITE_ONCE(dev->mtu, new_mtu);
+	xa_for_each(&pd->classes, id, cl)
+		pacer_class_apply(cl, &cl->cfg);
+	return 0;
+}
+
 static void pacer_get_stats64(struct net_device *dev,
 			      struct rtnl_link_stats64 *stats)
 {
@@ -354,35 +405,48 @@ static int pacer_dev_init(struct net_device *dev)
 	pd->dev = dev;
 	get_random_bytes(&pd->flow_key, sizeof(pd->flow_key));
 	xa_init(&pd->classes);
+	pd->max_classes = READ_ONCE(pacer_max_classes);
+	pd->max_rules = READ_ONCE(pacer_max_rules);
 	init_llist_head(&pd->wake);
 	INIT_LIST_HEAD(&pd->active);
 	hrtimer_init(&pd->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_SOFT);
 	pd->timer.function = pacer_timer_fn;
 
-	pd->stats = netdev_alloc_pcpu_stats(struct pacer_pcpu_stats);
+	/* Whoever creates the device pays for it: charged to their memcg. */
+	pd->stats = __netdev_alloc_pcpu_stats(struct pacer_pcpu_stats,
+					      PACER_GFP);
 	if (!pd->stats)
 		return -ENOMEM;
-	err = percpu_counter_init(&pd->mem, 0, GFP_KERNEL);
+	err = percpu_counter_init(&pd->mem, 0, PACER_GFP);
 	if (err)
 		goto err_stats;
+	pd->rules = pacer_rules_create();
+	if (!pd->rules) {
+		err = -ENOMEM;
+		goto err_mem;
+	}
 
 	/* The default class: unlimited until configured, like ifb. */
 	pacer_class_cfg_defaults(&cfg);
 	cl = pacer_class_create(pd, PACER_CLASS_DEFAULT, &cfg);
 	if (!cl) {
 		err = -ENOMEM;
-		goto err_mem;
+		goto err_rules;
 	}
 	err = xa_err(xa_store(&pd->classes, PACER_CLASS_DEFAULT, cl,
-			      GFP_KERNEL));
+			      PACER_GFP));
 	if (err)
 		goto err_class;
+	pd->nclasses = 1;
 
 	netif_napi_add(dev, &pd->napi, pacer_poll);
 	return 0;
 
 err_class:
 	pacer_class_put(cl);
+err_rules:
+	pacer_rules_destroy(pd->rules);
+	pd->rules = NULL;
 err_mem:
 	percpu_counter_destroy(&pd->mem);
 err_stats:
@@ -407,7 +471,8 @@ static void pacer_dev_free(struct net_device *dev)
 
 	if (!pd->stats)
 		return;
-	pacer_rules_free(pd);
+	pacer_rules_destroy(pd->rules);
+	pd->rules = NULL;
 	xa_for_each(&pd->classes, id, cl) {
 		xa_erase(&pd->classes, id);
 		pacer_class_delete(cl);
@@ -425,6 +490,7 @@ static const struct net_device_ops pacer_netdev_ops = {
 	.ndo_stop		= pacer_stop,
 	.ndo_start_xmit		= pacer_xmit,
 	.ndo_get_stats64	= pacer_get_stats64,
+	.ndo_change_mtu		= pacer_change_mtu,
 	.ndo_set_mac_address	= eth_mac_addr,
 	.ndo_validate_addr	= eth_validate_addr,
 };
@@ -437,6 +503,7 @@ static const char pacer_ethtool_names[][ETH_GSTRING_LEN] = {
 	"tx_bytes",
 	"delayed_packets",
 	"ecn_marked",
+	"ecn_unparsed",
 	"dropped_not_redirected",
 	"dropped_queue_limit",
 	"dropped_memory",
@@ -478,6 +545,7 @@ static void pacer_get_ethtool_stats(struct net_device *dev,
 	*data++ = st.tx_bytes;
 	*data++ = st.delayed_packets;
 	*data++ = st.ecn_marked;
+	*data++ = st.ecn_unparsed;
 	*data++ = st.not_redirected;
 	*data++ = st.drops[PACER_DROP_QUEUE_LIMIT];
 	*data++ = st.drops[PACER_DROP_MEMORY];
@@ -519,8 +587,8 @@ static void pacer_setup(struct net_device *dev)
 	eth_hw_addr_random(dev);
 	dev->needs_free_netdev = true;
 	dev->priv_destructor = pacer_dev_free;
-	dev->min_mtu = 0;
-	dev->max_mtu = 0;
+	dev->min_mtu = ETH_MIN_MTU;
+	dev->max_mtu = ETH_MAX_MTU;
 }
 
 static int pacer_validate(struct nlattr *tb[], struct nlattr *data[],

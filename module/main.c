@@ -6,12 +6,64 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/kstrtox.h>
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <net/genetlink.h>
 #include <net/rtnetlink.h>
 #include <uapi/linux/pacer.h>
 
 #include "pacer.h"
+
+/* The defaults keep an untrusted owner's worst case to ~128 MiB a device. */
+unsigned int pacer_max_classes = 1024;
+unsigned int pacer_max_rules = 65536;
+
+static int pacer_param_set_count(const char *val, const struct kernel_param *kp,
+				 unsigned int max)
+{
+	unsigned int n;
+	int err;
+
+	err = kstrtouint(val, 0, &n);
+	if (err)
+		return err;
+	if (n < 1 || n > max)
+		return -ERANGE;
+	*(unsigned int *)kp->arg = n;
+	return 0;
+}
+
+static int pacer_param_set_classes(const char *val,
+				   const struct kernel_param *kp)
+{
+	/* Class ids are u16: 0 (the default class) to 65535. */
+	return pacer_param_set_count(val, kp, PACER_CLASS_ID_MAX + 1);
+}
+
+static int pacer_param_set_rules(const char *val,
+				 const struct kernel_param *kp)
+{
+	return pacer_param_set_count(val, kp, 1U << 24);
+}
+
+static const struct kernel_param_ops pacer_param_classes_ops = {
+	.set = pacer_param_set_classes,
+	.get = param_get_uint,
+};
+
+static const struct kernel_param_ops pacer_param_rules_ops = {
+	.set = pacer_param_set_rules,
+	.get = param_get_uint,
+};
+
+module_param_cb(max_classes, &pacer_param_classes_ops, &pacer_max_classes,
+		0644);
+MODULE_PARM_DESC(max_classes,
+		 "most classes a device may have, class 0 included (1-65536, default 1024)");
+module_param_cb(max_rules, &pacer_param_rules_ops, &pacer_max_rules, 0644);
+MODULE_PARM_DESC(max_rules,
+		 "most rules a device may have (1-16777216, default 65536)");
 
 static int __init pacer_init(void)
 {

@@ -77,6 +77,10 @@ static const struct nla_policy pacer_policy[PACER_A_MAX + 1] = {
 	[PACER_A_DEV_STATS]	= { .type = NLA_REJECT },
 	[PACER_A_CLASS]		= NLA_POLICY_NESTED(pacer_class_policy),
 	[PACER_A_RULE]		= NLA_POLICY_NESTED(pacer_rule_policy),
+	[PACER_A_MAX_CLASSES]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[PACER_A_MAX_RULES]	= NLA_POLICY_MIN(NLA_U32, 1),
+	[PACER_A_CLASSES]	= { .type = NLA_REJECT },
+	[PACER_A_RULES]		= { .type = NLA_REJECT },
 };
 
 static const struct genl_multicast_group pacer_mcgrps[] = {
@@ -126,16 +130,21 @@ static struct net_device *pacer_nl_dev_lookup(struct net *net,
 	return dev;
 }
 
-/* For changes: the device stays valid while the caller holds RTNL. */
-static struct net_device *pacer_nl_dev_lookup_rtnl(struct genl_info *info)
+/*
+ * For changes: take RTNL and find the device, which stays valid while the
+ * caller holds RTNL.  On error RTNL is released again.
+ */
+static struct net_device *pacer_nl_dev_lock(struct genl_info *info)
 {
 	struct net_device *dev;
 
-	ASSERT_RTNL();
+	rtnl_lock();
 	rcu_read_lock();
 	dev = pacer_nl_dev_lookup(genl_info_net(info), info->attrs,
 				  info->extack);
 	rcu_read_unlock();
+	if (IS_ERR(dev))
+		rtnl_unlock();
 	return dev;
 }
 
@@ -183,6 +192,7 @@ static int pacer_nl_put_dev_stats(struct sk_buff *msg, struct pacer_dev *pd)
 	    PUT(TX_BYTES, st.tx_bytes) ||
 	    PUT(DELAYED_PACKETS, st.delayed_packets) ||
 	    PUT(ECN_MARKED, st.ecn_marked) ||
+	    PUT(ECN_UNPARSED, st.ecn_unparsed) ||
 	    PUT(DROPPED_NOT_REDIRECTED, st.not_redirected) ||
 	    PUT(DROPPED_QUEUE_LIMIT, st.drops[PACER_DROP_QUEUE_LIMIT]) ||
 	    PUT(DROPPED_MEMORY, st.drops[PACER_DROP_MEMORY]) ||
@@ -200,16 +210,21 @@ static int pacer_nl_put_dev_stats(struct sk_buff *msg, struct pacer_dev *pd)
 }
 
 static int pacer_nl_fill_dev(struct sk_buff *msg, struct net_device *dev,
-			     u32 portid, u32 seq, int flags,
+			     u32 portid, u32 seq, int flags, u8 cmd,
 			     struct netlink_callback *cb)
 {
+	struct pacer_dev *pd = netdev_priv(dev);
 	void *hdr;
 
-	hdr = pacer_nl_put_header(msg, dev, portid, seq, flags,
-				  PACER_CMD_DEV_GET, cb);
+	hdr = pacer_nl_put_header(msg, dev, portid, seq, flags, cmd, cb);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (pacer_nl_put_dev_stats(msg, netdev_priv(dev))) {
+	/* Read without RTNL: each figure is one aligned word. */
+	if (nla_put_u32(msg, PACER_A_MAX_CLASSES, READ_ONCE(pd->max_classes)) ||
+	    nla_put_u32(msg, PACER_A_MAX_RULES, READ_ONCE(pd->max_rules)) ||
+	    nla_put_u32(msg, PACER_A_CLASSES, READ_ONCE(pd->nclasses)) ||
+	    nla_put_u32(msg, PACER_A_RULES, READ_ONCE(pd->rules->n)) ||
+	    pacer_nl_put_dev_stats(msg, pd)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -234,7 +249,8 @@ static int pacer_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = PTR_ERR(dev);
 	else
 		err = pacer_nl_fill_dev(msg, dev, info->snd_portid,
-					info->snd_seq, 0, NULL);
+					info->snd_seq, 0, PACER_CMD_DEV_GET,
+					NULL);
 	rcu_read_unlock();
 
 	if (err) {
@@ -260,7 +276,8 @@ static int pacer_nl_dev_get_dumpit(struct sk_buff *skb,
 		if (idx++ < skip)
 			continue;
 		if (pacer_nl_fill_dev(skb, dev, NETLINK_CB(cb->skb).portid,
-				      cb->nlh->nlmsg_seq, NLM_F_MULTI, cb)) {
+				      cb->nlh->nlmsg_seq, NLM_F_MULTI,
+				      PACER_CMD_DEV_GET, cb)) {
 			idx--;
 			break;
 		}
@@ -269,6 +286,89 @@ static int pacer_nl_dev_get_dumpit(struct sk_buff *skb,
 
 	cb->args[0] = idx;
 	return skb->len;
+}
+
+/*
+ * A device's caps: its owner may lower them, or raise them back up to the
+ * module parameters, never above; only the host's root sets those.
+ */
+static int pacer_nl_dev_cap(struct genl_info *info, int attr, u32 ceiling,
+			    u32 in_use, u32 *cap)
+{
+	struct nlattr *nla = info->attrs[attr];
+	bool classes = attr == PACER_A_MAX_CLASSES;
+	u32 val;
+
+	if (!nla)
+		return 0;
+	val = nla_get_u32(nla);
+	if (val > ceiling) {
+		if (classes)
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "max_classes is above the module parameter max_classes");
+		else
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "max_rules is above the module parameter max_rules");
+		return -ERANGE;
+	}
+	if (val < in_use) {
+		if (classes)
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "max_classes is below the classes the device has: delete some first");
+		else
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "max_rules is below the rules the device has: delete some first");
+		return -EBUSY;
+	}
+	*cap = val;
+	return 0;
+}
+
+static int pacer_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	u32 max_classes, max_rules;
+	struct net_device *dev;
+	struct pacer_dev *pd;
+	struct sk_buff *msg;
+	int err;
+
+	if (!info->attrs[PACER_A_MAX_CLASSES] &&
+	    !info->attrs[PACER_A_MAX_RULES]) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "nothing to change: give PACER_A_MAX_CLASSES or PACER_A_MAX_RULES");
+		return -EINVAL;
+	}
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	dev = pacer_nl_dev_lock(info);
+	if (IS_ERR(dev)) {
+		nlmsg_free(msg);
+		return PTR_ERR(dev);
+	}
+	pd = netdev_priv(dev);
+	max_classes = pd->max_classes;
+	max_rules = pd->max_rules;
+	err = pacer_nl_dev_cap(info, PACER_A_MAX_CLASSES,
+			       READ_ONCE(pacer_max_classes), pd->nclasses,
+			       &max_classes) ?:
+	      pacer_nl_dev_cap(info, PACER_A_MAX_RULES,
+			       READ_ONCE(pacer_max_rules), pd->rules->n,
+			       &max_rules);
+	if (err)
+		goto out;
+	WRITE_ONCE(pd->max_classes, max_classes);
+	WRITE_ONCE(pd->max_rules, max_rules);
+	err = pacer_nl_fill_dev(msg, dev, info->snd_portid, info->snd_seq, 0,
+				PACER_CMD_DEV_SET, NULL);
+out:
+	rtnl_unlock();
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
 }
 
 /* ---- classes ---------------------------------------------------------- */
@@ -333,6 +433,7 @@ static int pacer_nl_put_class_stats(struct sk_buff *msg,
 	    PUT(DROPPED_BYTES, st->dropped_bytes) ||
 	    pacer_nl_put_drops(msg, st) ||
 	    PUT(ECN_MARKED, st->ecn_marked) ||
+	    PUT(ECN_UNPARSED, st->ecn_unparsed) ||
 	    PUT(BACKLOG_PACKETS, backlog_packets) ||
 	    PUT(BACKLOG_BYTES, backlog_bytes) ||
 	    PUT(BACKLOG_PEAK_BYTES, st->backlog_peak_bytes)) {
@@ -595,12 +696,9 @@ static int pacer_nl_class_new_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 
-	rtnl_lock();
-	dev = pacer_nl_dev_lookup_rtnl(info);
-	if (IS_ERR(dev)) {
-		err = PTR_ERR(dev);
-		goto out;
-	}
+	dev = pacer_nl_dev_lock(info);
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
 	pd = netdev_priv(dev);
 	if (xa_load(&pd->classes, id)) {
 		if (id == PACER_CLASS_DEFAULT)
@@ -612,16 +710,24 @@ static int pacer_nl_class_new_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EEXIST;
 		goto out;
 	}
+	if (pd->nclasses >= pd->max_classes) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[PACER_CLASS_A_ID],
+				    "the device has max_classes classes (class 0 included): delete one or raise the cap");
+		err = -ENOSPC;
+		goto out;
+	}
 	cl = pacer_class_create(pd, id, &cfg);
 	if (!cl) {
 		err = -ENOMEM;
 		goto out;
 	}
-	err = xa_insert(&pd->classes, id, cl, GFP_KERNEL);
+	err = xa_insert(&pd->classes, id, cl, PACER_GFP);
 	if (err) {
 		pacer_class_put(cl);
 		goto out;
 	}
+	WRITE_ONCE(pd->nclasses, pd->nclasses + 1);
+	pd->classes_gen++;
 	err = pacer_nl_class_reply(info, cl, PACER_CMD_CLASS_NEW);
 out:
 	rtnl_unlock();
@@ -641,12 +747,9 @@ static int pacer_nl_class_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 
-	rtnl_lock();
-	dev = pacer_nl_dev_lookup_rtnl(info);
-	if (IS_ERR(dev)) {
-		err = PTR_ERR(dev);
-		goto out;
-	}
+	dev = pacer_nl_dev_lock(info);
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
 	cl = pacer_nl_class_get(netdev_priv(dev), id, info, tb);
 	if (!cl) {
 		err = -ENOENT;
@@ -667,7 +770,6 @@ out:
 static int pacer_nl_class_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[PACER_CLASS_A_MAX + 1];
-	const struct pacer_rule *rule;
 	struct net_device *dev;
 	struct pacer_class *cl;
 	struct pacer_dev *pd;
@@ -684,20 +786,16 @@ static int pacer_nl_class_del_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 
-	rtnl_lock();
-	dev = pacer_nl_dev_lookup_rtnl(info);
-	if (IS_ERR(dev)) {
-		err = PTR_ERR(dev);
-		goto out;
-	}
+	dev = pacer_nl_dev_lock(info);
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
 	pd = netdev_priv(dev);
 	cl = pacer_nl_class_get(pd, id, info, tb);
 	if (!cl) {
 		err = -ENOENT;
 		goto out;
 	}
-	rule = pacer_rules_find_class(pd, id);
-	if (rule) {
+	if (cl->nrules) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[PACER_CLASS_A_ID],
 				    "a rule sends packets to this class: delete the rule first");
 		err = -EBUSY;
@@ -705,6 +803,8 @@ static int pacer_nl_class_del_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	xa_erase(&pd->classes, id);
+	WRITE_ONCE(pd->nclasses, pd->nclasses - 1);
+	pd->classes_gen++;
 	pacer_class_delete(cl);
 	if (pacer_nl_listeners(dev)) {
 		msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -783,10 +883,12 @@ static int pacer_nl_class_get_dumpit(struct sk_buff *skb,
 		goto out;
 	}
 	pd = netdev_priv(dev);
+	/* Classes added or deleted between two parts flag the dump. */
+	cb->seq = READ_ONCE(pd->classes_gen) + 1;
 	xa_for_each_start(&pd->classes, id, cl, cb->args[0]) {
 		if (pacer_nl_fill_class(skb, cl, NETLINK_CB(cb->skb).portid,
 					cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					PACER_CMD_CLASS_GET, NULL))
+					PACER_CMD_CLASS_GET, cb))
 			break;
 		cb->args[0] = id + 1;
 	}
@@ -1032,6 +1134,7 @@ static int pacer_nl_rule_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[PACER_RULE_A_MAX + 1];
 	struct net_device *dev;
 	struct pacer_rule *rule;
+	struct pacer_class *cl;
 	struct pacer_dev *pd;
 	int err;
 
@@ -1052,25 +1155,32 @@ static int pacer_nl_rule_new_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		goto free;
 
-	rtnl_lock();
-	dev = pacer_nl_dev_lookup_rtnl(info);
+	dev = pacer_nl_dev_lock(info);
 	if (IS_ERR(dev)) {
 		err = PTR_ERR(dev);
-		goto unlock;
+		goto free;
 	}
 	pd = netdev_priv(dev);
-	if (!xa_load(&pd->classes, rule->class_id)) {
+	cl = xa_load(&pd->classes, rule->class_id);
+	if (!cl) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[PACER_RULE_A_CLASS],
 				    "no class with this id on the device");
 		err = -ENOENT;
 		goto unlock;
 	}
-	err = pacer_rules_insert(pd, rule, info->extack);
+	if (pd->rules->n >= pd->max_rules) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "the device has max_rules rules: delete one or raise the cap");
+		err = -ENOSPC;
+		goto unlock;
+	}
+	err = pacer_rules_insert(pd->rules, rule, info->extack);
 	if (err) {
 		if (err == -EEXIST)
 			NL_SET_BAD_ATTR(info->extack, tb[PACER_RULE_A_PREF]);
 		goto unlock;
 	}
+	cl->nrules++;
 	err = pacer_nl_rule_reply(info, dev, rule, PACER_CMD_RULE_NEW);
 	rtnl_unlock();
 	return err;
@@ -1087,6 +1197,8 @@ static int pacer_nl_rule_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[PACER_RULE_A_MAX + 1];
 	struct net_device *dev;
 	struct pacer_rule *rule;
+	struct pacer_class *cl;
+	struct pacer_dev *pd;
 	int err;
 
 	err = pacer_nl_parse_rule(info, tb);
@@ -1099,21 +1211,20 @@ static int pacer_nl_rule_del_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 
-	rtnl_lock();
-	dev = pacer_nl_dev_lookup_rtnl(info);
-	if (IS_ERR(dev)) {
-		err = PTR_ERR(dev);
+	dev = pacer_nl_dev_lock(info);
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
+	pd = netdev_priv(dev);
+	rule = pacer_rules_remove(pd->rules, nla_get_u32(tb[PACER_RULE_A_PREF]));
+	if (!rule) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[PACER_RULE_A_PREF],
+				    "no rule with this pref on the device");
+		err = -ENOENT;
 		goto out;
 	}
-	rule = pacer_rules_remove(netdev_priv(dev),
-				  nla_get_u32(tb[PACER_RULE_A_PREF]));
-	if (IS_ERR_OR_NULL(rule)) {
-		err = rule ? PTR_ERR(rule) : -ENOENT;
-		if (!rule)
-			NL_SET_ERR_MSG_ATTR(info->extack, tb[PACER_RULE_A_PREF],
-					    "no rule with this pref on the device");
-		goto out;
-	}
+	cl = xa_load(&pd->classes, rule->class_id);
+	if (!WARN_ON_ONCE(!cl))
+		cl->nrules--;
 	err = pacer_nl_rule_reply(info, dev, rule, PACER_CMD_RULE_DEL);
 	pacer_rule_free(rule);
 out:
@@ -1121,14 +1232,15 @@ out:
 	return err;
 }
 
-/* cb->args[0]: how many rules earlier messages already carried. */
+/* cb->args[0]: the lowest pref not yet sent. */
 static int pacer_nl_rule_get_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
-	const struct pacer_rules *rules;
+	const struct pacer_rule *rule;
+	struct pacer_rules *rules;
 	struct net_device *dev;
-	unsigned int i;
+	unsigned long pref;
 	int err = 0;
 
 	rcu_read_lock();
@@ -1137,16 +1249,16 @@ static int pacer_nl_rule_get_dumpit(struct sk_buff *skb,
 		err = PTR_ERR(dev);
 		goto out;
 	}
-	rules = rcu_dereference(((struct pacer_dev *)netdev_priv(dev))->rules);
-	/* Every change makes a new array with a new generation. */
-	cb->seq = rules ? rules->gen : 0;
-	for (i = cb->args[0]; rules && i < rules->n; i++) {
-		if (pacer_nl_fill_rule(skb, dev, rules->rule[i],
+	rules = ((struct pacer_dev *)netdev_priv(dev))->rules;
+	/* Rules added or deleted between two parts flag the dump. */
+	cb->seq = READ_ONCE(rules->gen);
+	xa_for_each_start(&rules->by_pref, pref, rule, cb->args[0]) {
+		if (pacer_nl_fill_rule(skb, dev, rule,
 				       NETLINK_CB(cb->skb).portid,
 				       cb->nlh->nlmsg_seq, NLM_F_MULTI,
 				       PACER_CMD_RULE_GET, cb))
 			break;
-		cb->args[0] = i + 1;
+		cb->args[0] = pref + 1;
 	}
 out:
 	rcu_read_unlock();
@@ -1171,12 +1283,9 @@ static int pacer_nl_stats_reset_doit(struct sk_buff *skb,
 			return err;
 	}
 
-	rtnl_lock();
-	dev = pacer_nl_dev_lookup_rtnl(info);
-	if (IS_ERR(dev)) {
-		err = PTR_ERR(dev);
-		goto out;
-	}
+	dev = pacer_nl_dev_lock(info);
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
 	pd = netdev_priv(dev);
 	if (tb[PACER_CLASS_A_ID]) {
 		cl = pacer_nl_class_get(pd, nla_get_u16(tb[PACER_CLASS_A_ID]),
@@ -1238,6 +1347,11 @@ static const struct genl_ops pacer_genl_ops[] = {
 	{
 		.cmd		= PACER_CMD_STATS_RESET,
 		.doit		= pacer_nl_stats_reset_doit,
+		.flags		= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd		= PACER_CMD_DEV_SET,
+		.doit		= pacer_nl_dev_set_doit,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 };

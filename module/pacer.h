@@ -10,6 +10,7 @@
 #include <linux/netdevice.h>
 #include <linux/percpu_counter.h>
 #include <linux/refcount.h>
+#include <linux/seqlock.h>
 #include <linux/siphash.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
@@ -37,6 +38,22 @@
  */
 #define PACER_MEM_BATCH		(256 << 10)
 
+/*
+ * Everything a user's request allocates: charged to the requester's memory
+ * cgroup, and failing there with -ENOMEM rather than waking the cgroup's
+ * OOM killer for a configuration request.
+ */
+#define PACER_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL)
+
+/*
+ * Module parameters: the most classes and rules a device may have.  They
+ * are each device's defaults, and the ceiling a device's owner may lower
+ * its caps to (PACER_CMD_DEV_SET): CAP_NET_ADMIN in a user namespace is
+ * every user's on Debian, so only the host's root may raise them.
+ */
+extern unsigned int pacer_max_classes;
+extern unsigned int pacer_max_rules;
+
 /* Written on the data path by the CPU that owns it; readers sum them. */
 struct pacer_pcpu_stats {
 	u64_stats_t rx_packets;
@@ -45,8 +62,10 @@ struct pacer_pcpu_stats {
 	u64_stats_t tx_bytes;
 	u64_stats_t delayed_packets;
 	u64_stats_t ecn_marked;
+	u64_stats_t ecn_unparsed;
 	u64_stats_t not_redirected;
 	u64_stats_t drops[PACER_DROP_MAX + 1];
+	u64_stats_t dropped_bytes;
 	struct u64_stats_sync syncp;
 };
 
@@ -59,6 +78,7 @@ struct pacer_pcpu_stats {
  * @tx_bytes: bytes of those
  * @delayed_packets: re-injected packets that waited
  * @ecn_marked: packets marked CE
+ * @ecn_unparsed: packets due a mark whose IP header was not found
  * @not_redirected: packets sent to the device directly, dropped
  * @drops: dropped packets by &enum pacer_drop_reason
  * @backlog_packets: packets queued in all classes now
@@ -71,6 +91,7 @@ struct pacer_dev_stats {
 	u64 tx_bytes;
 	u64 delayed_packets;
 	u64 ecn_marked;
+	u64 ecn_unparsed;
 	u64 not_redirected;
 	u64 drops[PACER_DROP_MAX + 1];
 	u64 backlog_packets;
@@ -116,6 +137,7 @@ struct pacer_class_cfg {
  * @dropped_bytes: bytes dropped
  * @drops: dropped packets by &enum pacer_drop_reason
  * @ecn_marked: marked CE
+ * @ecn_unparsed: due a mark, but no IP header pacer understands was found
  * @backlog_peak_bytes: largest backlog
  */
 struct pacer_class_stats {
@@ -132,6 +154,7 @@ struct pacer_class_stats {
 	u64 dropped_bytes;
 	u64 drops[PACER_DROP_MAX + 1];
 	u64 ecn_marked;
+	u64 ecn_unparsed;
 	u64 backlog_peak_bytes;
 };
 
@@ -142,6 +165,7 @@ struct pacer_dev;
  * @pd: the device
  * @id: class id, 0 for the default class
  * @lock: serialises the data path and configuration changes of this class
+ * @seq: lets readers copy @cfg, @stats and the backlog without @lock
  * @cfg: configuration as given
  * @burst: bucket size in use, bytes
  * @limit: queue limit in use, bytes
@@ -150,7 +174,8 @@ struct pacer_dev;
  * @peak: the ceil bucket (rate 0 when there is no ceil)
  * @queue: the flows
  * @stats: counters; kept under @lock, which the data path holds anyway,
- *	so a reader sees rx = tx + dropped + backlog exactly
+ *	so a reader (under @seq) sees rx = tx + dropped + backlog exactly
+ * @nrules: rules that send packets here, under RTNL
  * @dead: deleted; arriving packets are dropped as %PACER_DROP_FLUSH
  * @scheduled: bit 0 set while the class is on the device's wake list or
  *	active list (then it holds a reference)
@@ -163,6 +188,7 @@ struct pacer_class {
 	struct pacer_dev *pd;
 	u16 id;
 	spinlock_t lock; /* data path and configuration of this class */
+	seqcount_spinlock_t seq;
 	struct pacer_class_cfg cfg;
 	u32 burst;
 	u32 limit;
@@ -171,6 +197,7 @@ struct pacer_class {
 	struct pacer_bucket peak;
 	struct pacer_queue queue;
 	struct pacer_class_stats stats;
+	u32 nrules;
 	bool dead;
 	unsigned long scheduled;
 	struct llist_node wake_node;
@@ -187,8 +214,12 @@ struct pacer_rules;
  * @napi: releases due packets from softirq context, with a budget
  * @timer: wakes @napi when the earliest waiting packet is due
  * @classes: classes by id; RCU readers, writers under RTNL
- * @rules: classification rules in evaluation order; RCU, writers under RTNL
- * @rules_gen: generation of @rules, under RTNL
+ * @nclasses: entries in @classes, under RTNL
+ * @classes_gen: changes whenever a class is added or deleted, so that a
+ *	dump can tell it was interrupted; under RTNL
+ * @max_classes: cap on @nclasses, under RTNL
+ * @max_rules: cap on the number of rules, under RTNL
+ * @rules: classification rules; RCU readers, writers under RTNL
  * @wake: classes that just got packets; any CPU adds, @napi takes
  * @active: classes with packets; owned by @napi (and by ndo_stop once
  *	@napi is disabled)
@@ -201,8 +232,11 @@ struct pacer_dev {
 	struct napi_struct napi;
 	struct hrtimer timer;
 	struct xarray classes;
-	struct pacer_rules __rcu *rules;
-	u32 rules_gen;
+	u32 nclasses;
+	u32 classes_gen;
+	u32 max_classes;
+	u32 max_rules;
+	struct pacer_rules *rules;
 	struct llist_head wake;
 	struct list_head active;
 	struct percpu_counter mem;
@@ -216,7 +250,9 @@ extern struct rtnl_link_ops pacer_link_ops;
 bool pacer_is_dev(const struct net_device *dev);
 void pacer_dev_get_stats(struct pacer_dev *pd, struct pacer_dev_stats *st);
 void pacer_dev_count_rx(struct pacer_dev *pd, unsigned int len);
-void pacer_dev_count_drop(struct pacer_dev *pd, enum pacer_drop_reason reason);
+void pacer_dev_count_drop(struct pacer_dev *pd, enum pacer_drop_reason reason,
+			  unsigned int len);
+void pacer_dev_count_ecn_unparsed(struct pacer_dev *pd);
 bool pacer_reinject_prepare(struct pacer_dev *pd, struct sk_buff *skb);
 void pacer_dev_kick(struct pacer_dev *pd);
 int pacer_device_init(void);
@@ -239,6 +275,9 @@ void pacer_class_read(struct pacer_class *cl, struct pacer_class_cfg *cfg,
 		      struct pacer_class_stats *st, u64 *backlog_packets,
 		      u64 *backlog_bytes);
 void pacer_class_reset_stats(struct pacer_class *cl);
+u32 pacer_charge_len(const struct sk_buff *skb,
+		     const struct pacer_class_cfg *cfg);
+unsigned int pacer_hist_bucket(u64 sojourn_ns);
 u32 pacer_class_burst(const struct pacer_class *cl);
 
 /* classify.c */
@@ -247,7 +286,6 @@ struct pacer_class *pacer_classify(struct pacer_dev *pd,
 				   const struct sk_buff *skb,
 				   const struct flow_keys *keys);
 u32 pacer_flow_hash(const struct pacer_dev *pd, const struct flow_keys *keys);
-void pacer_rules_free(struct pacer_dev *pd);
 
 /* netlink.c */
 int pacer_netlink_init(void);

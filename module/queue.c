@@ -15,21 +15,24 @@
 #include <linux/slab.h>
 
 #include "queue.h"
+#include "testing.h"
 
 /**
  * pacer_queue_init() - allocate a queue's flows
  * @q: the queue
  * @nflows: number of hash buckets
  * @quantum: bytes a flow may send per round
+ * @gfp: how to allocate them
  *
  * Context: process context, may sleep.
  * Return: 0 or -ENOMEM.
  */
-int pacer_queue_init(struct pacer_queue *q, u32 nflows, u32 quantum)
+int pacer_queue_init(struct pacer_queue *q, u32 nflows, u32 quantum,
+		     gfp_t gfp)
 {
 	u32 i;
 
-	q->flows = kvcalloc(nflows, sizeof(*q->flows), GFP_KERNEL);
+	q->flows = kvcalloc(nflows, sizeof(*q->flows), gfp);
 	if (!q->flows)
 		return -ENOMEM;
 	for (i = 0; i < nflows; i++)
@@ -201,10 +204,20 @@ struct sk_buff *pacer_queue_take_any(struct pacer_queue *q)
 	return NULL;
 }
 
-static u64 pacer_codel_control_law(u64 t, u64 interval, u32 count)
+/**
+ * pacer_codel_control_law() - when to mark next: @interval / sqrt(@count)
+ *	after @t
+ * @t: the previous mark, ktime ns
+ * @interval: CoDel's interval, ns
+ * @count: marks so far in this marking state; 0 counts as 1
+ *
+ * Return: the time of the next mark, ktime ns.
+ */
+u64 pacer_codel_control_law(u64 t, u64 interval, u32 count)
 {
-	return t + div_u64(interval, int_sqrt(count));
+	return t + div_u64(interval, int_sqrt(max(count, 1U)));
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_codel_control_law);
 
 /**
  * pacer_codel_should_mark() - CoDel's decision for a dequeued packet
@@ -235,7 +248,12 @@ bool pacer_codel_should_mark(struct pacer_flow *flow,
 		}
 		if (now < flow->mark_next)
 			return false;
-		flow->count++;
+		/*
+		 * A flow that never drains (a flood into a fast class) marks
+		 * for hours; past 2^32 marks the law's rate is long flat.
+		 */
+		if (flow->count < U32_MAX)
+			flow->count++;
 		flow->mark_next = pacer_codel_control_law(flow->mark_next,
 							  p->interval,
 							  flow->count);
@@ -256,3 +274,4 @@ bool pacer_codel_should_mark(struct pacer_flow *flow,
 						  flow->count);
 	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_codel_should_mark);

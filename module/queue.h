@@ -89,7 +89,8 @@ struct pacer_codel {
 	u32 mtu;
 };
 
-int pacer_queue_init(struct pacer_queue *q, u32 nflows, u32 quantum);
+int pacer_queue_init(struct pacer_queue *q, u32 nflows, u32 quantum,
+		     gfp_t gfp);
 void pacer_queue_destroy(struct pacer_queue *q);
 void pacer_queue_add(struct pacer_queue *q, struct sk_buff *skb, u32 hash);
 struct sk_buff *pacer_queue_peek(struct pacer_queue *q,
@@ -98,6 +99,7 @@ struct sk_buff *pacer_queue_take(struct pacer_queue *q,
 				 struct pacer_flow *flow);
 struct sk_buff *pacer_queue_take_fattest(struct pacer_queue *q);
 struct sk_buff *pacer_queue_take_any(struct pacer_queue *q);
+u64 pacer_codel_control_law(u64 t, u64 interval, u32 count);
 bool pacer_codel_should_mark(struct pacer_flow *flow,
 			     const struct pacer_codel *p, u64 sojourn, u64 now);
 

@@ -490,7 +490,7 @@ json_vars() {
 # P_rx_packets, P_tx_packets, P_dropped_flush, ... and P (the JSON).
 
 PACER_COUNTERS="rx_packets rx_bytes tx_packets tx_bytes delayed_packets
-ecn_marked dropped_not_redirected dropped_queue_limit dropped_memory
+ecn_marked ecn_unparsed dropped_not_redirected dropped_queue_limit dropped_memory
 dropped_reinject dropped_flush backlog_packets backlog_bytes"
 
 # pacer_line NS DEV: pacerctl's JSON about DEV, counters included.

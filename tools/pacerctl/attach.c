@@ -148,13 +148,9 @@ static int attach_parse(int argc, char **argv, struct attach_args *a)
 			return 0;
 		}
 		if (!strcmp(*argv, "dev")) {
-			if (a->pacer)
-				return pacer_duplicate_arg("dev");
-			ret = pacer_next_value(&argc, &argv) ?:
-			      pacer_check_ifname(*argv);
+			ret = pacer_parse_dev(&argc, &argv, &a->pacer);
 			if (ret)
 				return ret;
-			a->pacer = *argv;
 		} else if (attach_side(*argv, a)) {
 			if (a->side)
 				return pacer_usage_error("\"%s\" takes one of \"ingress\" or \"egress\", once",

@@ -266,6 +266,28 @@ int pacer_check_ifname(const char *name)
 }
 
 /**
+ * pacer_parse_dev() - "dev NAME": the device a command is about
+ * @argc: argument count, at "dev"; advanced past NAME
+ * @argv: arguments, at "dev"; advanced past NAME
+ * @ifname: set to NAME
+ *
+ * Return: 0, or EXIT_USAGE (with a message) if NAME is missing, invalid or
+ * a second one.
+ */
+int pacer_parse_dev(int *argc, char ***argv, const char **ifname)
+{
+	int ret;
+
+	if (*ifname)
+		return pacer_duplicate_arg("dev");
+	ret = pacer_next_value(argc, argv) ?: pacer_check_ifname(**argv);
+	if (ret)
+		return ret;
+	*ifname = **argv;
+	return 0;
+}
+
+/**
  * pacer_unknown_arg() - report an argument a command does not take
  * @arg: the argument
  * @command: the command ("dev show")

@@ -3,10 +3,11 @@
  * pacerctl dev: the pacer devices of this network namespace.
  *
  *   pacerctl [-j] [-p] [-s] dev show [ dev NAME ]
+ *   pacerctl [-j] [-p] dev set dev NAME [ max_classes N ] [ max_rules N ]
  *
- * Arguments are parsed into struct dev_show_args, sent as PACER_CMD_DEV_GET
- * (a dump without NAME), and each reply is decoded into struct pacer_dev
- * and printed.
+ * Arguments are parsed into struct dev_show_args (dev_set_args), sent as
+ * PACER_CMD_DEV_GET (a dump without NAME) or PACER_CMD_DEV_SET, and each
+ * reply is decoded into struct pacer_dev and printed.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -34,6 +35,7 @@ static const struct dev_stat {
 	{ PACER_DEV_STATS_TX_BYTES, "tx_bytes", "tx", "bytes" },
 	{ PACER_DEV_STATS_DELAYED_PACKETS, "delayed_packets", "tx", "delayed" },
 	{ PACER_DEV_STATS_ECN_MARKED, "ecn_marked", "tx", "ecn_marked" },
+	{ PACER_DEV_STATS_ECN_UNPARSED, "ecn_unparsed", "tx", "ecn_unparsed" },
 	{ PACER_DEV_STATS_DROPPED_NOT_REDIRECTED, "dropped_not_redirected",
 	  "dropped", "not_redirected" },
 	{ PACER_DEV_STATS_DROPPED_QUEUE_LIMIT, "dropped_queue_limit",
@@ -54,13 +56,14 @@ static const struct nla_policy msg_policy[PACER_A_MAX + 1] = {
 	[PACER_A_DEV_STATS] = { .type = NLA_NESTED },
 	[PACER_A_CLASS] = { .type = NLA_NESTED },
 	[PACER_A_RULE] = { .type = NLA_NESTED },
+	[PACER_A_MAX_CLASSES ... PACER_A_RULES] = { .type = NLA_U32 },
 };
 
 static const struct nla_policy dev_stats_policy[PACER_DEV_STATS_MAX + 1] = {
 	[PACER_DEV_STATS_RX_PACKETS ... PACER_DEV_STATS_BACKLOG_BYTES] = {
 		.type = NLA_U64
 	},
-	[PACER_DEV_STATS_DELAYED_PACKETS ... PACER_DEV_STATS_ECN_MARKED] = {
+	[PACER_DEV_STATS_DELAYED_PACKETS ... PACER_DEV_STATS_ECN_UNPARSED] = {
 		.type = NLA_U64
 	},
 };
@@ -69,6 +72,11 @@ static const struct nla_policy dev_stats_policy[PACER_DEV_STATS_MAX + 1] = {
  * struct pacer_dev - a device as a PACER_CMD_DEV_GET reply describes it
  * @ifindex: its ifindex
  * @ifname: its name, pointing into the reply
+ * @has_caps: the reply carried the caps and what uses them
+ * @classes: classes the device has
+ * @max_classes: the most it may have
+ * @rules: rules the device has
+ * @max_rules: the most it may have
  * @has_stats: the reply carried PACER_A_DEV_STATS
  * @has: which counters it carried, by attribute
  * @stats: their values, by attribute
@@ -76,6 +84,11 @@ static const struct nla_policy dev_stats_policy[PACER_DEV_STATS_MAX + 1] = {
 struct pacer_dev {
 	uint32_t ifindex;
 	const char *ifname;
+	bool has_caps;
+	uint32_t classes;
+	uint32_t max_classes;
+	uint32_t rules;
+	uint32_t max_rules;
 	bool has_stats;
 	bool has[PACER_DEV_STATS_MAX + 1];
 	uint64_t stats[PACER_DEV_STATS_MAX + 1];
@@ -92,6 +105,20 @@ struct dev_show_args {
 };
 
 /**
+ * struct dev_set_args - the arguments of "dev set"
+ * @ifname: the device
+ * @max_classes: the new cap on classes, 0 to keep it
+ * @max_rules: the new cap on rules, 0 to keep it
+ * @help: help was asked for and printed
+ */
+struct dev_set_args {
+	const char *ifname;
+	uint32_t max_classes;
+	uint32_t max_rules;
+	bool help;
+};
+
+/**
  * struct dev_show_ctx - the state of "dev show" while replies arrive
  * @opts: global options
  * @started: the output is started (the JSON array is open)
@@ -102,23 +129,30 @@ struct dev_show_ctx {
 };
 
 static int dev_show(int argc, char **argv, const struct pacer_opts *opts);
+static int dev_set(int argc, char **argv, const struct pacer_opts *opts);
 static int dev_help(int argc, char **argv, const struct pacer_opts *opts);
 
 static const struct pacerctl_cmd dev_cmds[] = {
 	{ "show", dev_show, "the pacer devices of this network namespace" },
+	{ "set", dev_set, "change a device's caps on classes and rules" },
 	{ "help", dev_help, "this text" },
 };
 
 static void dev_usage(FILE *f)
 {
 	fputs("Usage: pacerctl [ -j ] [ -p ] [ -s ] dev show [ dev NAME ]\n"
+	      "       pacerctl [ -j ] [ -p ] dev set dev NAME [ max_classes N ] [ max_rules N ]\n"
 	      "       pacerctl dev help\n"
 	      "\n"
 	      "Commands:\n", f);
 	pacer_print_cmds(f, dev_cmds, ARRAY_SIZE(dev_cmds));
 	fputs("\n"
 	      "\"dev show\" lists every pacer device of this network namespace,\n"
-	      "or only NAME; -s adds the device's counters.\n", f);
+	      "or only NAME, with how many classes and rules it has and may have;\n"
+	      "-s adds the device's counters.\n"
+	      "\"dev set\" changes the caps: max_classes (class 0 included) and\n"
+	      "max_rules, each from 1 to the module parameter of the same name\n"
+	      "(/sys/module/pacer/parameters/), which is also the default.\n", f);
 }
 
 static int dev_help(int argc, char **argv, const struct pacer_opts *opts)
@@ -161,13 +195,9 @@ static int dev_show_parse(int argc, char **argv, struct dev_show_args *a)
 
 	for (; argc > 0; argc--, argv++) {
 		if (!strcmp(*argv, "dev")) {
-			if (a->ifname)
-				return pacer_duplicate_arg("dev");
-			ret = pacer_next_value(&argc, &argv) ?:
-			      pacer_check_ifname(*argv);
+			ret = pacer_parse_dev(&argc, &argv, &a->ifname);
 			if (ret)
 				return ret;
-			a->ifname = *argv;
 		} else if (pacer_is_help(*argv)) {
 			dev_usage(stdout);
 			a->help = true;
@@ -230,6 +260,14 @@ static int dev_decode(struct nl_msg *msg, struct pacer_dev *dev)
 
 	dev->ifindex = hdr.ifindex;
 	dev->ifname = hdr.ifname;
+	if (tb[PACER_A_MAX_CLASSES] && tb[PACER_A_MAX_RULES] &&
+	    tb[PACER_A_CLASSES] && tb[PACER_A_RULES]) {
+		dev->has_caps = true;
+		dev->max_classes = nla_get_u32(tb[PACER_A_MAX_CLASSES]);
+		dev->max_rules = nla_get_u32(tb[PACER_A_MAX_RULES]);
+		dev->classes = nla_get_u32(tb[PACER_A_CLASSES]);
+		dev->rules = nla_get_u32(tb[PACER_A_RULES]);
+	}
 	if (tb[PACER_A_DEV_STATS])
 		return dev_decode_stats(tb[PACER_A_DEV_STATS], dev);
 	return 0;
@@ -266,6 +304,14 @@ static void dev_print(const struct pacer_dev *dev,
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "ifname", "%s:", dev->ifname);
 	print_uint(PRINT_ANY, "ifindex", " ifindex %u", dev->ifindex);
+	if (dev->has_caps) {
+		print_uint(PRINT_ANY, "classes", " classes %u", dev->classes);
+		print_uint(PRINT_ANY, "max_classes", " max_classes %u",
+			   dev->max_classes);
+		print_uint(PRINT_ANY, "rules", " rules %u", dev->rules);
+		print_uint(PRINT_ANY, "max_rules", " max_rules %u",
+			   dev->max_rules);
+	}
 	if (opts->stats && dev->has_stats)
 		dev_print_stats(dev);
 	close_json_object();
@@ -294,38 +340,44 @@ static int dev_show_reply(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-static struct nl_msg *dev_show_msg(const struct pnl *nl,
-				   const struct dev_show_args *a)
+/*
+ * The request: PACER_CMD_DEV_GET for @ifname, or for every device (a dump)
+ * without it; PACER_CMD_DEV_SET with the caps in @set.
+ */
+static struct nl_msg *dev_msg(const struct pnl *nl, const char *ifname,
+			      const struct dev_set_args *set)
 {
+	uint8_t cmd = set ? PACER_CMD_DEV_SET : PACER_CMD_DEV_GET;
 	struct nl_msg *msg;
 
-	msg = pnl_msg(nl, PACER_CMD_DEV_GET, a->ifname ? 0 : NLM_F_DUMP);
-	if (msg && a->ifname &&
-	    nla_put_string(msg, PACER_A_IFNAME, a->ifname) < 0) {
+	msg = pnl_msg(nl, cmd, ifname ? 0 : NLM_F_DUMP);
+	if (msg &&
+	    ((ifname && nla_put_string(msg, PACER_A_IFNAME, ifname) < 0) ||
+	     (set && set->max_classes &&
+	      nla_put_u32(msg, PACER_A_MAX_CLASSES, set->max_classes) < 0) ||
+	     (set && set->max_rules &&
+	      nla_put_u32(msg, PACER_A_MAX_RULES, set->max_rules) < 0))) {
 		nlmsg_free(msg);
 		msg = NULL;
 	}
 	return msg;
 }
 
-static int dev_show(int argc, char **argv, const struct pacer_opts *opts)
+/* Send the request; print every device the replies carry, as "dev show". */
+static int dev_request(const struct pacer_opts *opts, const char *ifname,
+		       const struct dev_set_args *set)
 {
 	struct dev_show_ctx ctx = { .opts = opts };
-	struct dev_show_args args = { 0 };
 	char extack[PNL_EXTACK_LEN];
 	struct nl_msg *msg;
 	struct pnl nl;
 	int ret, err;
 
-	ret = dev_show_parse(argc, argv, &args);
-	if (ret || args.help)
-		return ret;
-
 	ret = pacer_open(&nl);
 	if (ret)
 		goto out;
 
-	msg = dev_show_msg(&nl, &args);
+	msg = dev_msg(&nl, ifname, set);
 	if (!msg) {
 		ret = pacer_fail("out of memory");
 		goto out;
@@ -338,8 +390,8 @@ static int dev_show(int argc, char **argv, const struct pacer_opts *opts)
 	if (ctx.started)
 		delete_json_obj();
 
-	if (err && args.ifname)
-		ret = pacer_dev_fail(args.ifname, err, extack);
+	if (err && ifname)
+		ret = pacer_dev_fail(ifname, err, extack);
 	else if (err)
 		ret = pacer_fail_request(err, extack, false,
 					 "cannot list pacer devices");
@@ -348,6 +400,84 @@ static int dev_show(int argc, char **argv, const struct pacer_opts *opts)
 out:
 	pnl_close(&nl);
 	return ret;
+}
+
+static int dev_show(int argc, char **argv, const struct pacer_opts *opts)
+{
+	struct dev_show_args args = { 0 };
+	int ret;
+
+	ret = dev_show_parse(argc, argv, &args);
+	if (ret || args.help)
+		return ret;
+	return dev_request(opts, args.ifname, NULL);
+}
+
+/* "max_classes N": 1 to 65536 (class ids are 16-bit, class 0 included). */
+static int dev_set_cap(int *argc, char ***argv, const char *keyword,
+		       uint64_t max, uint32_t *cap)
+{
+	uint64_t v;
+	int ret;
+
+	if (*cap)
+		return pacer_duplicate_arg(keyword);
+	ret = pacer_next_value(argc, argv);
+	if (ret)
+		return ret;
+	if (parse_uint(**argv, 10, max, &v) || !v)
+		return pacer_usage_error("invalid %s \"%s\": expected 1 to %" PRIu64,
+					 keyword, **argv, max);
+	*cap = v;
+	return 0;
+}
+
+static int dev_set_parse(int argc, char **argv, struct dev_set_args *a)
+{
+	int ret;
+
+	for (; argc > 0; argc--, argv++) {
+		if (!strcmp(*argv, "dev")) {
+			ret = pacer_parse_dev(&argc, &argv, &a->ifname);
+			if (ret)
+				return ret;
+		} else if (!strcmp(*argv, "max_classes")) {
+			ret = dev_set_cap(&argc, &argv, "max_classes",
+					  PACER_CLASS_ID_MAX + 1,
+					  &a->max_classes);
+			if (ret)
+				return ret;
+		} else if (!strcmp(*argv, "max_rules")) {
+			ret = dev_set_cap(&argc, &argv, "max_rules", UINT32_MAX,
+					  &a->max_rules);
+			if (ret)
+				return ret;
+		} else if (pacer_is_help(*argv)) {
+			dev_usage(stdout);
+			a->help = true;
+			return 0;
+		} else {
+			return pacer_unknown_arg(*argv, "dev set",
+						 "dev NAME, max_classes N, max_rules N");
+		}
+	}
+	if (!a->ifname)
+		return pacer_usage_error("dev set: \"dev NAME\" is required");
+	if (!a->max_classes && !a->max_rules)
+		return pacer_usage_error("dev set: nothing to change: give max_classes N or max_rules N");
+	return 0;
+}
+
+static int dev_set(int argc, char **argv, const struct pacer_opts *opts)
+{
+	struct dev_set_args args = { 0 };
+	int ret;
+
+	ret = dev_set_parse(argc, argv, &args);
+	if (ret || args.help)
+		return ret;
+	/* The reply is the device as it is now. */
+	return dev_request(opts, args.ifname, &args);
 }
 
 /**

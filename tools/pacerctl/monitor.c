@@ -123,13 +123,9 @@ static int monitor_parse(int argc, char **argv, const struct pacer_opts *opts,
 			return 0;
 		}
 		if (!strcmp(*argv, "dev")) {
-			if (a->ifname)
-				return pacer_duplicate_arg("dev");
-			ret = pacer_next_value(&argc, &argv) ?:
-			      pacer_check_ifname(*argv);
+			ret = pacer_parse_dev(&argc, &argv, &a->ifname);
 			if (ret)
 				return ret;
-			a->ifname = *argv;
 		} else if (!strcmp(*argv, "count")) {
 			if (has_count)
 				return pacer_duplicate_arg("count");

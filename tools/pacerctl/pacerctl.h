@@ -66,6 +66,7 @@ void pacer_print_cmds(FILE *f, const struct pacerctl_cmd *cmds, size_t n);
 bool pacer_is_help(const char *arg);
 int pacer_next_value(int *argc, char ***argv);
 int pacer_check_ifname(const char *name);
+int pacer_parse_dev(int *argc, char ***argv, const char **ifname);
 int pacer_unknown_arg(const char *arg, const char *command,
 		      const char *expected);
 int pacer_duplicate_arg(const char *keyword);

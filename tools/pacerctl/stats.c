@@ -40,6 +40,7 @@ static const struct nla_policy stats_policy[PACER_STATS_A_MAX + 1] = {
 	[PACER_STATS_A_ECN_MARKED ... PACER_STATS_A_BACKLOG_PEAK_BYTES] = {
 		.type = NLA_U64
 	},
+	[PACER_STATS_A_ECN_UNPARSED] = { .type = NLA_U64 },
 };
 
 /*
@@ -156,6 +157,7 @@ static const char *const stats_keys[PACER_STATS_A_MAX + 1] = {
 	[PACER_STATS_A_DROPPED_PACKETS] = "dropped_packets",
 	[PACER_STATS_A_DROPPED_BYTES] = "dropped_bytes",
 	[PACER_STATS_A_ECN_MARKED] = "ecn_marked",
+	[PACER_STATS_A_ECN_UNPARSED] = "ecn_unparsed",
 	[PACER_STATS_A_BACKLOG_PACKETS] = "backlog_packets",
 	[PACER_STATS_A_BACKLOG_BYTES] = "backlog_bytes",
 	[PACER_STATS_A_BACKLOG_PEAK_BYTES] = "backlog_peak_bytes",
@@ -243,8 +245,8 @@ static void stats_text_hist(const struct pacer_class_stats *st)
  *  Sent 1234 bytes 12 pkt (dropped 1, backlog 0b 0p)
  *  delayed 10 pkt (83.3%) 12000 bytes, sojourn avg 1.2ms p50 <=1ms
  *   p99 <=4.1ms max 5.1ms   (one line)
- *  drops 66 bytes: queue_limit 1 memory 0 reinject 0 flush 0, ecn_marked 0,
- *   backlog peak 64Kb   (all on one line)
+ *  drops 66 bytes: queue_limit 1 memory 0 reinject 0 flush 0, ecn_marked 0
+ *   ecn_unparsed 0, backlog peak 64Kb   (all on one line)
  */
 static void stats_text(const struct pacer_class_stats *st,
 		       const struct stats_derived *d, int level)
@@ -273,8 +275,9 @@ static void stats_text(const struct pacer_class_stats *st,
 	printf("\n drops %" PRIu64 " bytes:", v[PACER_STATS_A_DROPPED_BYTES]);
 	for (r = 1; r <= PACER_DROP_MAX; r++)
 		printf(" %s %" PRIu64, drop_keys[r], st->drops[r]);
-	printf(", ecn_marked %" PRIu64 ", backlog peak %s",
-	       v[PACER_STATS_A_ECN_MARKED],
+	printf(", ecn_marked %" PRIu64 " ecn_unparsed %" PRIu64
+	       ", backlog peak %s",
+	       v[PACER_STATS_A_ECN_MARKED], v[PACER_STATS_A_ECN_UNPARSED],
 	       format_size(b1, sizeof(b1),
 			   v[PACER_STATS_A_BACKLOG_PEAK_BYTES]));
 	if (level > 1)
@@ -379,13 +382,9 @@ static int stats_reset_parse(int argc, char **argv,
 			return 0;
 		}
 		if (!strcmp(*argv, "dev")) {
-			if (a->ifname)
-				return pacer_duplicate_arg("dev");
-			ret = pacer_next_value(&argc, &argv) ?:
-			      pacer_check_ifname(*argv);
+			ret = pacer_parse_dev(&argc, &argv, &a->ifname);
 			if (ret)
 				return ret;
-			a->ifname = *argv;
 		} else if (!strcmp(*argv, "id")) {
 			if (a->cls.has)
 				return pacer_duplicate_arg("id");

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pacer: ECN marking, in headers pacer has located itself.
+ *
+ * The network header offset the core leaves in an skb is not the IP header
+ * of every frame pacer sees: for a QinQ frame taken at ingress the core
+ * moves the outer tag into skb->vlan_tci and leaves the network header on
+ * the inner tag, and INET_ECN_set_ce() would edit that tag as if it were
+ * IP.  So the IP header is found from the frame's start: the Ethernet
+ * header, then up to PACER_VLAN_DEPTH 802.1Q/802.1ad tags, then IPv4 or
+ * IPv6 with its version checked.  Anything else - MPLS, PPPoE, other
+ * link layers, truncated headers - is left exactly as it came.
+ */
+#include <linux/if_arp.h>
+#include <linux/if_ether.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/skbuff.h>
+#include <net/dsfield.h>
+#include <net/inet_ecn.h>
+
+#include "ecn.h"
+#include "testing.h"
+
+/* More tags than a provider bridge stacks: no such frame is ours to edit. */
+#define PACER_VLAN_DEPTH	4
+
+/*
+ * ECT(0), ECT(1) (L4S senders use it) or CE already; INET_ECN_is_capable()
+ * tests the ECT(0) bit only.
+ */
+static bool pacer_ecn_capable(u8 dsfield)
+{
+	return (dsfield & INET_ECN_MASK) != INET_ECN_NOT_ECT;
+}
+
+/*
+ * Offset of the network header behind the link layer, and its ethertype
+ * in *@proto; -1 if the link layer is not one pacer understands.
+ */
+static int pacer_ecn_l3_offset(const struct sk_buff *skb, __be16 *proto)
+{
+	__be16 _p;
+	const __be16 *p;
+	int off, depth;
+
+	/* A frame from an L3 device (tun, wireguard): the IP header is first. */
+	if (skb->dev->type != ARPHRD_ETHER &&
+	    skb->dev->type != ARPHRD_LOOPBACK) {
+		if (skb_network_offset(skb) != 0)
+			return -1;
+		*proto = skb->protocol;
+		return 0;
+	}
+	if (skb_mac_header_was_set(skb) && skb_mac_offset(skb) != 0)
+		return -1;
+
+	p = skb_header_pointer(skb, ETH_HLEN - sizeof(_p), sizeof(_p), &_p);
+	if (!p)
+		return -1;
+	off = ETH_HLEN;
+	for (depth = 0; eth_type_vlan(*p); depth++) {
+		if (depth == PACER_VLAN_DEPTH)
+			return -1;
+		/* The tag's encapsulated protocol follows its TCI. */
+		p = skb_header_pointer(skb, off + sizeof(__be16), sizeof(_p),
+				       &_p);
+		if (!p)
+			return -1;
+		off += VLAN_HLEN;
+	}
+	*proto = *p;
+	return off;
+}
+
+/**
+ * pacer_ecn_mark() - mark a packet CE if it is ECN-capable
+ * @skb: the packet, data at its link-layer header, skb->dev the device it
+ *	is about to be re-injected into
+ *
+ * Context: softirq; may reallocate the header of a cloned skb (GFP_ATOMIC).
+ * Return: %PACER_ECN_MARKED if the packet is now CE, %PACER_ECN_NOT_ECT if
+ * it is IP but not ECN-capable, %PACER_ECN_UNPARSED if no IP header was
+ * found or the header could not be made writable; in the last two cases
+ * the packet is unchanged.
+ */
+enum pacer_ecn_result pacer_ecn_mark(struct sk_buff *skb)
+{
+	__be16 proto;
+	u8 dsfield;
+	int off;
+
+	off = pacer_ecn_l3_offset(skb, &proto);
+	if (off < 0)
+		return PACER_ECN_UNPARSED;
+
+	if (proto == htons(ETH_P_IP)) {
+		const struct iphdr *iph;
+		struct iphdr _iph;
+
+		iph = skb_header_pointer(skb, off, sizeof(_iph), &_iph);
+		if (!iph || iph->version != 4 || iph->ihl < 5 ||
+		    off + iph->ihl * 4 > skb->len)
+			return PACER_ECN_UNPARSED;
+		dsfield = iph->tos;
+		if (!pacer_ecn_capable(dsfield))
+			return PACER_ECN_NOT_ECT;
+		if (INET_ECN_is_ce(dsfield))
+			return PACER_ECN_MARKED;
+		if (skb_ensure_writable(skb, off + sizeof(struct iphdr)))
+			return PACER_ECN_UNPARSED;
+		/* Adjusts the header checksum: CHECKSUM_COMPLETE stays valid. */
+		IP_ECN_set_ce((struct iphdr *)(skb->data + off));
+		return PACER_ECN_MARKED;
+	}
+
+	if (proto == htons(ETH_P_IPV6)) {
+		const struct ipv6hdr *ip6h;
+		struct ipv6hdr _ip6h;
+
+		ip6h = skb_header_pointer(skb, off, sizeof(_ip6h), &_ip6h);
+		if (!ip6h || ip6h->version != 6)
+			return PACER_ECN_UNPARSED;
+		dsfield = ipv6_get_dsfield(ip6h);
+		if (!pacer_ecn_capable(dsfield))
+			return PACER_ECN_NOT_ECT;
+		if (INET_ECN_is_ce(dsfield))
+			return PACER_ECN_MARKED;
+		if (skb_ensure_writable(skb, off + sizeof(struct ipv6hdr)))
+			return PACER_ECN_UNPARSED;
+		/* Also corrects skb->csum for CHECKSUM_COMPLETE. */
+		IP6_ECN_set_ce(skb, (struct ipv6hdr *)(skb->data + off));
+		return PACER_ECN_MARKED;
+	}
+	return PACER_ECN_UNPARSED;
+}
+EXPORT_SYMBOL_IF_KUNIT(pacer_ecn_mark);

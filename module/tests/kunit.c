@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pacer_kunit: unit tests of pacer's arithmetic and header handling, at
+ * their extremes.
+ *
+ * Built only against kernels with CONFIG_KUNIT (the debug kernel); the
+ * suites run when the module is loaded and report in the kernel log and
+ * in /sys/kernel/debug/kunit/<suite>/results.
+ *
+ * - pacer_bucket: rate <-> time conversions from 1 kbit/s to 10 tbit/s and
+ *   up to U32_MAX bytes; a bucket's tokens, its debt after a packet larger
+ *   than the bucket, and idle times that would overflow a naive sum.
+ * - pacer_codel: the control law at count 0 and at 2^32 - 1, and a flow
+ *   that marks past 2^32 times (the count saturates: no division by 0).
+ * - pacer_hist: the sojourn histogram's bucket boundaries, 0 to U64_MAX.
+ * - pacer_charge: what a GSO packet is charged: its segments' headers,
+ *   overhead and mpu per segment, bounded by what it is on the wire when
+ *   its metadata is absurd (1-byte gso_size, a header past 256 bytes).
+ * - pacer_ecn: CE marking on Ethernet, QinQ as the core leaves it at
+ *   ingress (outer tag in vlan_tci, network header on the inner tag), L3
+ *   devices, IPv6, and frames it must leave byte for byte alone.
+ */
+#include <kunit/test.h>
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/limits.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/tcp.h>
+#include <asm/unaligned.h>
+#include <net/checksum.h>
+#include <net/dsfield.h>
+#include <net/inet_ecn.h>
+#include <net/ip.h>
+
+#include "../ecn.h"
+#include "../pacer.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define RATE_1KBIT	1000ULL
+#define RATE_10MBIT	10000000ULL
+#define RATE_10TBIT	10000000000000ULL
+
+/* ---- token bucket ------------------------------------------------------ */
+
+static void pacer_bucket_conversions(struct kunit *test)
+{
+	static const u64 rates[] = { RATE_1KBIT, 64000, RATE_10MBIT,
+				     1000000000ULL, 100000000000ULL,
+				     RATE_10TBIT };
+	static const u32 lens[] = { 1, 64, 1514, 65536, 1 << 30, U32_MAX };
+	int r, l;
+
+	/* 1514 bytes at 1 Gbit/s: 12112 ns, plus the 1 ns rounding up. */
+	KUNIT_EXPECT_EQ(test, pacer_len_to_ns(1000000000ULL, 1514), 12113ULL);
+	/* U32_MAX bytes at 1 kbit/s: 3.4e16 ns, no overflow. */
+	KUNIT_EXPECT_EQ(test, pacer_len_to_ns(RATE_1KBIT, U32_MAX),
+			(u64)U32_MAX * 8 * 1000000 + 1);
+	KUNIT_EXPECT_EQ(test, pacer_len_to_ns(RATE_10TBIT, 1), 1ULL);
+
+	for (r = 0; r < ARRAY_SIZE(rates); r++) {
+		u64 prev = 0;
+
+		for (l = 0; l < ARRAY_SIZE(lens); l++) {
+			u64 ns = pacer_len_to_ns(rates[r], lens[l]);
+
+			/* Never fast: at least the exact time. */
+			KUNIT_EXPECT_GE(test, ns,
+					div64_u64((u64)lens[l] * 8 * NSEC_PER_SEC,
+						  rates[r]));
+			KUNIT_EXPECT_GE(test, ns, prev);
+			prev = ns;
+			/* And back: the bytes that time carries. */
+			KUNIT_EXPECT_GE(test, pacer_ns_to_len(rates[r], ns),
+					(u64)lens[l]);
+		}
+	}
+	/* Saturates instead of wrapping. */
+	KUNIT_EXPECT_EQ(test, pacer_ns_to_len(RATE_10TBIT, 1000 * NSEC_PER_SEC),
+			(u64)U32_MAX);
+	KUNIT_EXPECT_EQ(test, pacer_ns_to_len(RATE_10TBIT, U64_MAX),
+			(u64)U32_MAX);
+	KUNIT_EXPECT_EQ(test, pacer_ns_to_len(RATE_1KBIT, 0), 0ULL);
+}
+
+static void pacer_bucket_tokens(struct kunit *test)
+{
+	struct pacer_bucket b = {};
+	u64 now = 1000 * NSEC_PER_SEC, t;
+	u32 burst = 128 * 1024;
+
+	pacer_bucket_config(&b, RATE_10MBIT, burst, now);
+	/* A new bucket is full: a burst's worth leaves at once. */
+	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, burst, now), now);
+	pacer_bucket_charge(&b, burst);
+	/* Then one frame waits exactly its transmission time. */
+	t = pacer_bucket_ready(&b, 1514, now);
+	KUNIT_EXPECT_EQ(test, t - now, pacer_len_to_ns(RATE_10MBIT, 1514));
+
+	/* A packet larger than the bucket needs a full bucket, not more. */
+	memset(&b, 0, sizeof(b));
+	pacer_bucket_config(&b, RATE_10MBIT, 1514, now);
+	t = pacer_bucket_ready(&b, U32_MAX, now);
+	KUNIT_EXPECT_EQ(test, t, now);
+	pacer_bucket_charge(&b, U32_MAX);
+	/* ... and leaves the bucket in debt for its whole length. */
+	KUNIT_EXPECT_LT(test, b.tokens, 0LL);
+	t = pacer_bucket_ready(&b, 1514, now);
+	KUNIT_EXPECT_GE(test, t - now, pacer_len_to_ns(RATE_10MBIT, U32_MAX) -
+					pacer_len_to_ns(RATE_10MBIT, 1514));
+
+	/* Idle for 2^62 ns (146 years): full again, no overflow. */
+	memset(&b, 0, sizeof(b));
+	pacer_bucket_config(&b, RATE_1KBIT, burst, now);
+	pacer_bucket_charge(&b, burst);
+	t = now + (1ULL << 62);
+	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, burst, t), t);
+	KUNIT_EXPECT_EQ(test, b.tokens, b.depth);
+
+	/* Unlimited: everything leaves now. */
+	pacer_bucket_config(&b, 0, 0, now);
+	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, U32_MAX, now), now);
+
+	/* 10 tbit/s with the largest burst a class may have. */
+	memset(&b, 0, sizeof(b));
+	pacer_bucket_config(&b, RATE_10TBIT, SZ_1G, now);
+	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, SZ_1G, now), now);
+	pacer_bucket_charge(&b, SZ_1G);
+	KUNIT_EXPECT_LE(test, b.tokens, 1LL);
+}
+
+/* ---- CoDel -------------------------------------------------------------- */
+
+static void pacer_codel_law(struct kunit *test)
+{
+	const u64 interval = 100 * NSEC_PER_MSEC;
+
+	/* count 0 would divide by int_sqrt(0): it counts as 1. */
+	KUNIT_EXPECT_EQ(test, pacer_codel_control_law(0, interval, 0), interval);
+	KUNIT_EXPECT_EQ(test, pacer_codel_control_law(0, interval, 1), interval);
+	KUNIT_EXPECT_EQ(test, pacer_codel_control_law(0, interval, 4),
+			interval / 2);
+	KUNIT_EXPECT_EQ(test, pacer_codel_control_law(0, interval, U32_MAX),
+			div_u64(interval, 65535));
+}
+
+static void pacer_codel_saturates(struct kunit *test)
+{
+	const struct pacer_codel p = {
+		.target = 5 * NSEC_PER_MSEC,
+		.interval = 100 * NSEC_PER_MSEC,
+		.mtu = 1514,
+	};
+	struct pacer_flow flow = {
+		.backlog = 1 << 20,
+		.first_above = 1,
+		.marking = true,
+		.count = U32_MAX - 2,
+	};
+	u64 now = NSEC_PER_SEC;
+	int i, marks = 0;
+
+	flow.mark_next = now;
+	/* A flow that has marked for hours, past 2^32 marks. */
+	for (i = 0; i < 8; i++) {
+		if (pacer_codel_should_mark(&flow, &p, 10 * NSEC_PER_MSEC, now))
+			marks++;
+		now = flow.mark_next;
+	}
+	KUNIT_EXPECT_EQ(test, marks, 8);
+	KUNIT_EXPECT_EQ(test, flow.count, U32_MAX);
+	KUNIT_EXPECT_TRUE(test, flow.marking);
+
+	/* Leaving and re-entering soon resumes near the old rate. */
+	KUNIT_EXPECT_FALSE(test, pacer_codel_should_mark(&flow, &p, 0, now));
+	KUNIT_EXPECT_FALSE(test, flow.marking);
+	flow.first_above = 1;
+	KUNIT_EXPECT_TRUE(test, pacer_codel_should_mark(&flow, &p,
+							10 * NSEC_PER_MSEC,
+							now + 1));
+	KUNIT_EXPECT_GE(test, flow.count, 1U);
+	KUNIT_EXPECT_GT(test, flow.mark_next, now);
+}
+
+/* ---- sojourn histogram -------------------------------------------------- */
+
+static void pacer_hist_buckets(struct kunit *test)
+{
+	int i;
+
+	KUNIT_EXPECT_EQ(test, pacer_hist_bucket(0), 0U);
+	KUNIT_EXPECT_EQ(test, pacer_hist_bucket(1000), 0U);
+	KUNIT_EXPECT_EQ(test, pacer_hist_bucket(1001), 1U);
+	/* Bucket i holds sojourns in (2^(i-1), 2^i] us. */
+	for (i = 1; i < PACER_HIST_BUCKETS - 1; i++) {
+		u64 us = 1ULL << i;
+
+		KUNIT_EXPECT_EQ(test, pacer_hist_bucket(us * 1000), (u32)i);
+		KUNIT_EXPECT_EQ(test, pacer_hist_bucket(us * 1000 + 1000),
+				(u32)i + 1);
+	}
+	KUNIT_EXPECT_EQ(test, pacer_hist_bucket(U64_MAX),
+			PACER_HIST_BUCKETS - 1U);
+	KUNIT_EXPECT_EQ(test, pacer_hist_bucket(3600 * NSEC_PER_SEC),
+			PACER_HIST_BUCKETS - 1U);
+}
+
+/* ---- charge of a GSO packet --------------------------------------------- */
+
+#define TCP4_HDRS	(ETH_HLEN + sizeof(struct iphdr) + sizeof(struct tcphdr))
+
+/* A TCP/IPv4 GSO packet of @len bytes at the device, headers at the front. */
+static struct sk_buff *pacer_test_gso_skb(struct kunit *test, u32 len,
+					  u16 gso_size, int thoff)
+{
+	struct sk_buff *skb = alloc_skb(len, GFP_KERNEL);
+	struct tcphdr *th;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, skb);
+	memset(skb_put(skb, len), 0, len);
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, ETH_HLEN);
+	skb_set_transport_header(skb, thoff);
+	if (thoff + sizeof(*th) <= len) {
+		th = (struct tcphdr *)(skb->data + thoff);
+		th->doff = 5;
+	}
+	skb_shinfo(skb)->gso_size = gso_size;
+	skb_shinfo(skb)->gso_type = SKB_GSO_TCPV4;
+	return skb;
+}
+
+static void pacer_charge_gso(struct kunit *test)
+{
+	struct pacer_class_cfg cfg = {};
+	const u32 hdr = TCP4_HDRS;
+	struct sk_buff *skb;
+	u32 segs;
+
+	/* Not GSO: its length, then overhead, then mpu. */
+	skb = pacer_test_gso_skb(test, 1514, 0, hdr - sizeof(struct tcphdr));
+	KUNIT_EXPECT_EQ(test, pacer_charge_len(skb, &cfg), 1514U);
+	cfg.overhead = -64;
+	KUNIT_EXPECT_EQ(test, pacer_charge_len(skb, &cfg), 1450U);
+	cfg.mpu = 4096;
+	KUNIT_EXPECT_EQ(test, pacer_charge_len(skb, &cfg), 4096U);
+	kfree_skb(skb);
+
+	/* 64 KiB of TCP in 1448-byte segments: every segment's headers. */
+	memset(&cfg, 0, sizeof(cfg));
+	skb = pacer_test_gso_skb(test, 65536, 1448, hdr - sizeof(struct tcphdr));
+	segs = DIV_ROUND_UP(65536 - hdr, 1448);
+	KUNIT_EXPECT_EQ(test, pacer_charge_len(skb, &cfg),
+			65536 + (segs - 1) * hdr);
+	cfg.overhead = 24;
+	KUNIT_EXPECT_EQ(test, pacer_charge_len(skb, &cfg),
+			65536 + (segs - 1) * hdr + segs * 24);
+	kfree_skb(skb);
+
+	/* gso_size 1: no more segments than the kernel makes of a packet. */
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.mpu = 4096;
+	skb = pacer_test_gso_skb(test, 65536 + hdr + 100, 1,
+				 hdr - sizeof(struct tcphdr));
+	KUNIT_EXPECT_EQ(test, pacer_charge_len(skb, &cfg),
+			(u32)GSO_MAX_SEGS * 4096);
+	cfg.mpu = 0;
+	KUNIT_EXPECT_EQ(test, pacer_charge_len(skb, &cfg),
+			skb->len + (GSO_MAX_SEGS - 1) * hdr);
+	kfree_skb(skb);
+
+	/* A "header" of 40 KB is not one: charged as the bytes there are. */
+	skb = pacer_test_gso_skb(test, 65536, 1, 40000);
+	KUNIT_EXPECT_EQ(test, pacer_charge_len(skb, &cfg), 65536U);
+	kfree_skb(skb);
+
+	/* Never 0, whatever the overhead. */
+	cfg.overhead = -64;
+	skb = pacer_test_gso_skb(test, 60, 0, 34);
+	KUNIT_EXPECT_EQ(test, pacer_charge_len(skb, &cfg), 1U);
+	kfree_skb(skb);
+}
+
+/* ---- ECN marking -------------------------------------------------------- */
+
+struct pacer_ecn_ctx {
+	struct net_device *ether;
+	struct net_device *l3;
+};
+
+static void pacer_ecn_l3_setup(struct net_device *dev)
+{
+	dev->type = ARPHRD_NONE;
+	dev->hard_header_len = 0;
+	dev->addr_len = 0;
+	dev->mtu = 1500;
+}
+
+static int pacer_ecn_init(struct kunit *test)
+{
+	struct pacer_ecn_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx),
+						  GFP_KERNEL);
+
+	if (!ctx)
+		return -ENOMEM;
+	ctx->ether = alloc_etherdev(0);
+	ctx->l3 = alloc_netdev(0, "pacertest%d", NET_NAME_UNKNOWN,
+			       pacer_ecn_l3_setup);
+	if (!ctx->ether || !ctx->l3) {
+		if (ctx->ether)
+			free_netdev(ctx->ether);
+		if (ctx->l3)
+			free_netdev(ctx->l3);
+		return -ENOMEM;
+	}
+	test->priv = ctx;
+	return 0;
+}
+
+static void pacer_ecn_exit(struct kunit *test)
+{
+	struct pacer_ecn_ctx *ctx = test->priv;
+
+	free_netdev(ctx->ether);
+	free_netdev(ctx->l3);
+}
+
+/* Append an IPv4 header with @tos (and a correct checksum) and a payload. */
+static void pacer_put_ipv4(struct sk_buff *skb, u8 tos)
+{
+	struct iphdr *iph = skb_put_zero(skb, sizeof(*iph));
+
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->tos = tos;
+	iph->tot_len = htons(sizeof(*iph) + 64);
+	iph->frag_off = htons(IP_DF);
+	iph->ttl = 64;
+	iph->protocol = IPPROTO_UDP;
+	iph->saddr = htonl(0x0a000001);
+	iph->daddr = htonl(0x0a000002);
+	ip_send_check(iph);
+	memset(skb_put(skb, 64), 0xab, 64);
+}
+
+static void pacer_put_eth(struct sk_buff *skb, __be16 proto)
+{
+	struct ethhdr *eth = skb_put_zero(skb, sizeof(*eth));
+
+	eth_broadcast_addr(eth->h_dest);
+	eth->h_source[5] = 1;
+	eth->h_proto = proto;
+}
+
+static void pacer_put_vlan(struct sk_buff *skb, u16 vid, __be16 proto)
+{
+	struct vlan_hdr *vh = skb_put(skb, sizeof(*vh));
+
+	vh->h_vlan_TCI = htons(vid);
+	vh->h_vlan_encapsulated_proto = proto;
+}
+
+static struct sk_buff *pacer_test_skb(struct kunit *test)
+{
+	struct sk_buff *skb = alloc_skb(256, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, skb);
+	return skb;
+}
+
+static void pacer_ecn_ethernet(struct kunit *test)
+{
+	struct pacer_ecn_ctx *ctx = test->priv;
+	struct sk_buff *skb = pacer_test_skb(test);
+	struct iphdr *iph;
+
+	pacer_put_eth(skb, htons(ETH_P_IP));
+	pacer_put_ipv4(skb, INET_ECN_ECT_0);
+	skb->dev = ctx->ether;
+	skb->protocol = htons(ETH_P_IP);
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, ETH_HLEN);
+
+	KUNIT_EXPECT_EQ(test, (int)pacer_ecn_mark(skb), (int)PACER_ECN_MARKED);
+	iph = (struct iphdr *)(skb->data + ETH_HLEN);
+	KUNIT_EXPECT_EQ(test, iph->tos & INET_ECN_MASK, (int)INET_ECN_CE);
+	KUNIT_EXPECT_EQ(test, (int)(__force u16)ip_fast_csum(iph, iph->ihl), 0);
+
+	/* Not ECN-capable: left alone. */
+	iph->tos = 0;
+	ip_send_check(iph);
+	KUNIT_EXPECT_EQ(test, (int)pacer_ecn_mark(skb), (int)PACER_ECN_NOT_ECT);
+	KUNIT_EXPECT_EQ(test, (int)iph->tos, 0);
+	kfree_skb(skb);
+}
+
+/*
+ * QinQ as the core leaves it at ingress: the outer 802.1ad tag moved to
+ * skb->vlan_tci, the inner 802.1Q tag still in the frame, and the network
+ * header on that tag.  The IP header behind it is marked; the tag is not
+ * touched.
+ */
+static void pacer_ecn_qinq(struct kunit *test)
+{
+	struct pacer_ecn_ctx *ctx = test->priv;
+	struct sk_buff *skb = pacer_test_skb(test);
+	unsigned char before[ETH_HLEN + VLAN_HLEN];
+	const int ipoff = ETH_HLEN + VLAN_HLEN;
+	struct iphdr *iph;
+
+	pacer_put_eth(skb, htons(ETH_P_8021Q));
+	pacer_put_vlan(skb, 10, htons(ETH_P_IP));
+	pacer_put_ipv4(skb, INET_ECN_ECT_0);
+	__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021AD), 5);
+	skb->dev = ctx->ether;
+	skb->protocol = htons(ETH_P_8021Q);
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, ETH_HLEN);
+	memcpy(before, skb->data, sizeof(before));
+
+	KUNIT_EXPECT_EQ(test, (int)pacer_ecn_mark(skb), (int)PACER_ECN_MARKED);
+	KUNIT_EXPECT_EQ(test, memcmp(before, skb->data, sizeof(before)), 0);
+	iph = (struct iphdr *)(skb->data + ipoff);
+	KUNIT_EXPECT_EQ(test, iph->tos & INET_ECN_MASK, (int)INET_ECN_CE);
+	KUNIT_EXPECT_EQ(test, (int)ntohs(iph->frag_off), IP_DF);
+	KUNIT_EXPECT_EQ(test, (int)(__force u16)ip_fast_csum(iph, iph->ihl), 0);
+	kfree_skb(skb);
+
+	/* Both tags in the frame (taken at egress): the same. */
+	skb = pacer_test_skb(test);
+	pacer_put_eth(skb, htons(ETH_P_8021AD));
+	pacer_put_vlan(skb, 5, htons(ETH_P_8021Q));
+	pacer_put_vlan(skb, 10, htons(ETH_P_IP));
+	pacer_put_ipv4(skb, INET_ECN_ECT_1);
+	skb->dev = ctx->ether;
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, ETH_HLEN);
+	KUNIT_EXPECT_EQ(test, (int)pacer_ecn_mark(skb), (int)PACER_ECN_MARKED);
+	iph = (struct iphdr *)(skb->data + ETH_HLEN + 2 * VLAN_HLEN);
+	KUNIT_EXPECT_EQ(test, iph->tos & INET_ECN_MASK, (int)INET_ECN_CE);
+	KUNIT_EXPECT_EQ(test, (int)(__force u16)ip_fast_csum(iph, iph->ihl), 0);
+	kfree_skb(skb);
+}
+
+static void pacer_ecn_ipv6(struct kunit *test)
+{
+	struct pacer_ecn_ctx *ctx = test->priv;
+	struct sk_buff *skb = pacer_test_skb(test);
+	struct ipv6hdr *ip6h;
+
+	pacer_put_eth(skb, htons(ETH_P_IPV6));
+	ip6h = skb_put_zero(skb, sizeof(*ip6h));
+	ip6h->version = 6;
+	ipv6_change_dsfield(ip6h, 0, INET_ECN_ECT_1);
+	ip6h->nexthdr = IPPROTO_UDP;
+	skb->dev = ctx->ether;
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, ETH_HLEN);
+	KUNIT_EXPECT_EQ(test, (int)pacer_ecn_mark(skb), (int)PACER_ECN_MARKED);
+	ip6h = (struct ipv6hdr *)(skb->data + ETH_HLEN);
+	KUNIT_EXPECT_EQ(test, ipv6_get_dsfield(ip6h) & INET_ECN_MASK,
+			(int)INET_ECN_CE);
+	kfree_skb(skb);
+}
+
+/* From a tun or wireguard device: no link-layer header at all. */
+static void pacer_ecn_l3_device(struct kunit *test)
+{
+	struct pacer_ecn_ctx *ctx = test->priv;
+	struct sk_buff *skb = pacer_test_skb(test);
+	struct iphdr *iph;
+
+	pacer_put_ipv4(skb, INET_ECN_ECT_0);
+	skb->dev = ctx->l3;
+	skb->protocol = htons(ETH_P_IP);
+	skb_reset_mac_header(skb);
+	skb_reset_network_header(skb);
+	KUNIT_EXPECT_EQ(test, (int)pacer_ecn_mark(skb), (int)PACER_ECN_MARKED);
+	iph = (struct iphdr *)skb->data;
+	KUNIT_EXPECT_EQ(test, iph->tos & INET_ECN_MASK, (int)INET_ECN_CE);
+	KUNIT_EXPECT_EQ(test, (int)(__force u16)ip_fast_csum(iph, iph->ihl), 0);
+	kfree_skb(skb);
+}
+
+/* Frames pacer does not understand: not one byte changes. */
+static void pacer_ecn_untouched(struct kunit *test)
+{
+	struct pacer_ecn_ctx *ctx = test->priv;
+	unsigned char before[256];
+	struct sk_buff *skb;
+	struct iphdr *iph;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		skb = pacer_test_skb(test);
+		switch (i) {
+		case 0:	/* MPLS, IPv4 ECT(0) behind a label */
+			pacer_put_eth(skb, htons(ETH_P_MPLS_UC));
+			put_unaligned_be32(0x00010140, skb_put(skb, 4));
+			pacer_put_ipv4(skb, INET_ECN_ECT_0);
+			break;
+		case 1:	/* PPPoE session carrying IPv4 */
+			pacer_put_eth(skb, htons(ETH_P_PPP_SES));
+			put_unaligned_be32(0x11000001, skb_put(skb, 4));
+			put_unaligned_be32(0x00560021, skb_put(skb, 4));
+			pacer_put_ipv4(skb, INET_ECN_ECT_0);
+			break;
+		case 2:	/* IPv4 ethertype, version nibble 6 */
+			pacer_put_eth(skb, htons(ETH_P_IP));
+			pacer_put_ipv4(skb, INET_ECN_ECT_0);
+			iph = (struct iphdr *)(skb->data + ETH_HLEN);
+			iph->version = 6;
+			break;
+		case 3:	/* IPv4 whose header would run past the frame */
+			pacer_put_eth(skb, htons(ETH_P_IP));
+			pacer_put_ipv4(skb, INET_ECN_ECT_0);
+			iph = (struct iphdr *)(skb->data + ETH_HLEN);
+			iph->ihl = 15;
+			skb_trim(skb, ETH_HLEN + 40);
+			break;
+		case 4:	/* five VLAN tags */
+			pacer_put_eth(skb, htons(ETH_P_8021AD));
+			pacer_put_vlan(skb, 1, htons(ETH_P_8021AD));
+			pacer_put_vlan(skb, 2, htons(ETH_P_8021AD));
+			pacer_put_vlan(skb, 3, htons(ETH_P_8021AD));
+			pacer_put_vlan(skb, 4, htons(ETH_P_8021Q));
+			pacer_put_vlan(skb, 5, htons(ETH_P_IP));
+			pacer_put_ipv4(skb, INET_ECN_ECT_0);
+			break;
+		}
+		skb->dev = ctx->ether;
+		skb_reset_mac_header(skb);
+		skb_set_network_header(skb, ETH_HLEN);
+		memcpy(before, skb->data, skb->len);
+		KUNIT_EXPECT_EQ_MSG(test, (int)pacer_ecn_mark(skb),
+				    (int)PACER_ECN_UNPARSED, "frame %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(before, skb->data, skb->len),
+				    0, "frame %d changed", i);
+		kfree_skb(skb);
+	}
+}
+
+static struct kunit_case pacer_bucket_cases[] = {
+	KUNIT_CASE(pacer_bucket_conversions),
+	KUNIT_CASE(pacer_bucket_tokens),
+	{}
+};
+
+static struct kunit_case pacer_codel_cases[] = {
+	KUNIT_CASE(pacer_codel_law),
+	KUNIT_CASE(pacer_codel_saturates),
+	{}
+};
+
+static struct kunit_case pacer_hist_cases[] = {
+	KUNIT_CASE(pacer_hist_buckets),
+	{}
+};
+
+static struct kunit_case pacer_charge_cases[] = {
+	KUNIT_CASE(pacer_charge_gso),
+	{}
+};
+
+static struct kunit_case pacer_ecn_cases[] = {
+	KUNIT_CASE(pacer_ecn_ethernet),
+	KUNIT_CASE(pacer_ecn_qinq),
+	KUNIT_CASE(pacer_ecn_ipv6),
+	KUNIT_CASE(pacer_ecn_l3_device),
+	KUNIT_CASE(pacer_ecn_untouched),
+	{}
+};
+
+static struct kunit_suite pacer_bucket_suite = {
+	.name = "pacer_bucket",
+	.test_cases = pacer_bucket_cases,
+};
+
+static struct kunit_suite pacer_codel_suite = {
+	.name = "pacer_codel",
+	.test_cases = pacer_codel_cases,
+};
+
+static struct kunit_suite pacer_hist_suite = {
+	.name = "pacer_hist",
+	.test_cases = pacer_hist_cases,
+};
+
+static struct kunit_suite pacer_charge_suite = {
+	.name = "pacer_charge",
+	.test_cases = pacer_charge_cases,
+};
+
+static struct kunit_suite pacer_ecn_suite = {
+	.name = "pacer_ecn",
+	.init = pacer_ecn_init,
+	.exit = pacer_ecn_exit,
+	.test_cases = pacer_ecn_cases,
+};
+
+kunit_test_suites(&pacer_bucket_suite, &pacer_codel_suite, &pacer_hist_suite,
+		  &pacer_charge_suite, &pacer_ecn_suite);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("KUnit tests of pacer's arithmetic and header handling");
