@@ -29,15 +29,16 @@
  * bytes never become a header another family would act on, and the
  * ifindexes drawn at random never name another pacer device.
  *
- * After each request it reads, non-blocking and for at most WAIT_MS, until
- * the request's ACK, error or NLMSG_DONE (a dump is read to its end); a
- * request that may rightly get no answer is followed by an NLMSG_NOOP with
- * NLM_F_ACK, whose ACK ends the wait.  The outcome of each request that
- * reached the family is counted per command: ok (ACK, reply or complete
- * dump), silent (no answer: success without a reply, NLM_F_ACK unset),
- * each errno, timeout.  Every CLEAN_EVERY requests and at the end, the
- * rules and classes of the device are dumped and deleted and its caps
- * restored; at the end class 0 gets back its configuration of the start.
+ * After each request it reads, non-blocking and for at most GENL_WAIT_MS
+ * (10 s), until the request's ACK, error or NLMSG_DONE (a dump is read to
+ * its end); a request that may rightly get no answer is followed by an
+ * NLMSG_NOOP with NLM_F_ACK, whose ACK ends the wait.  The outcome of each
+ * request that reached the family is counted per command: ok (ACK, reply
+ * or complete dump), silent (no answer: success without a reply,
+ * NLM_F_ACK unset), each errno, timeout.  Every CLEAN_EVERY requests and
+ * at the end, the rules and classes of the device are dumped and deleted
+ * and its caps restored; at the end class 0 gets back its configuration of
+ * the start.
  *
  * TAP tests:
  *  - every message was sent, over all 10 commands;
@@ -64,8 +65,6 @@
  * errors, 4 (KSFT_SKIP) if the family is not registered.
  */
 #include <errno.h>
-#include <poll.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -74,23 +73,12 @@
 #include <time.h>
 #include <unistd.h>
 #include <net/if.h>
-#include <sys/socket.h>
-#include <sys/uio.h>
-#include <linux/genetlink.h>
-#include <linux/netlink.h>
-#include <linux/pacer.h>
 
-#ifndef SOL_NETLINK
-#define SOL_NETLINK 270
-#endif
+#include "genl_raw.h"
+#include "ksft.h"
 
-#define KSFT_SKIP	4
-#define BUF_SIZE	(128 * 1024)
-#define MSG_MAX		2048
-#define WAIT_MS		10000	/* longest wait for one request's answer */
 #define MAX_TIMEOUTS	10	/* then the kernel is stuck: stop */
 #define CLEAN_EVERY	1000
-#define MAX_ATTRS	96	/* attribute offsets kept for corruption */
 #define MAX_OBJS	4096	/* ids or prefs collected from one dump */
 #define N_ERRNO		256
 #define N_ROWS		(PACER_CMD_MAX + 2)
@@ -100,29 +88,6 @@
 #define AF_INET_	2
 #define AF_INET6_	10
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
-struct msg {
-	union {
-		struct nlmsghdr nlh;
-		char data[MSG_MAX];
-	} u;
-	uint16_t attr_off[MAX_ATTRS];
-	int n_attrs;
-};
-
-/* What came back for one request. */
-struct answer {
-	int error;		/* of the ACK, error or DONE; 0 if none */
-	bool answered;		/* an ACK, error or DONE came */
-	int objects;		/* family messages: replies, dump parts */
-	bool timeout;
-	bool overrun;		/* ENOBUFS: the socket dropped answers */
-	int send_errno;
-	char msg[128];		/* NLMSGERR_ATTR_MSG */
-};
-
-/* Called for each family message of an answer. */
-typedef void (*obj_fn)(const struct nlmsghdr *nlh, void *arg);
 
 struct row {
 	unsigned int sent;
@@ -155,32 +120,13 @@ struct class_cfg {
 	int32_t overhead;
 };
 
-static const char *const cmd_names[N_ROWS] = {
-	[PACER_CMD_UNSPEC] = "UNSPEC",
-	[PACER_CMD_DEV_GET] = "DEV_GET",
-	[PACER_CMD_CLASS_NEW] = "CLASS_NEW",
-	[PACER_CMD_CLASS_SET] = "CLASS_SET",
-	[PACER_CMD_CLASS_DEL] = "CLASS_DEL",
-	[PACER_CMD_CLASS_GET] = "CLASS_GET",
-	[PACER_CMD_RULE_NEW] = "RULE_NEW",
-	[PACER_CMD_RULE_DEL] = "RULE_DEL",
-	[PACER_CMD_RULE_GET] = "RULE_GET",
-	[PACER_CMD_STATS_RESET] = "STATS_RESET",
-	[PACER_CMD_DEV_SET] = "DEV_SET",
-	[ROW_OTHER] = "other commands (0, > PACER_CMD_MAX)",
-};
-
-static int sock_fd = -1;
-static uint16_t family_id;
-static uint32_t seq;
 static const char *ifname;
 static uint32_t ifindex;
 static bool unpriv, verbose;
-static int tests, failures;
 static uint64_t rng;
 static struct knobs kn;
 static struct row rows[N_ROWS];
-static unsigned long stale, timeouts_total;
+static unsigned long timeouts_total;
 
 /* Other pacer devices of the namespace: never named at random. */
 static uint32_t pacer_ifindex[64];
@@ -194,53 +140,17 @@ static unsigned int n_known_class, n_known_pref, next_class, next_pref;
 
 /* The extack messages met, and how often. */
 static struct extack_count {
-	char text[128];
+	char text[GENL_EXTACK_MAX];
 	unsigned int count;
 } extack[N_EXTACK];
 static int n_extack;
 
 /* ------------------------------------------------------------- output */
 
-static void __attribute__((format(printf, 2, 3)))
-tap(bool ok, const char *fmt, ...)
+static const char *row_name(int row)
 {
-	va_list ap;
-
-	tests++;
-	if (!ok)
-		failures++;
-	printf("%s %d - ", ok ? "ok" : "not ok", tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
-
-static void __attribute__((format(printf, 1, 2)))
-diag(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("# ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
-
-static void __attribute__((format(printf, 1, 2), noreturn))
-fatal(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "nl_fuzz: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
+	return row == ROW_OTHER ? "other commands (0, > PACER_CMD_MAX)" :
+				  pacer_cmd_names[row];
 }
 
 static const char *errname(int err)
@@ -316,89 +226,18 @@ static void rnd_bytes(void *p, size_t len)
 
 /* ------------------------------------------------------- message build */
 
-static void msg_init(struct msg *m, uint16_t type, uint16_t flags, uint8_t cmd)
-{
-	struct genlmsghdr *g;
-
-	memset(&m->u.nlh, 0, NLMSG_LENGTH(GENL_HDRLEN));
-	m->n_attrs = 0;
-	m->u.nlh.nlmsg_len = NLMSG_LENGTH(GENL_HDRLEN);
-	m->u.nlh.nlmsg_type = type;
-	m->u.nlh.nlmsg_flags = flags;
-	m->u.nlh.nlmsg_seq = ++seq;
-	g = NLMSG_DATA(&m->u.nlh);
-	g->cmd = cmd;
-	g->version = type == GENL_ID_CTRL ? 1 : PACER_GENL_VERSION;
-}
-
-/*
- * Append an attribute; returns its offset, or -1 when the message is full
- * (the fuzzer then just sends what it has).
- */
-static int put(struct msg *m, uint16_t type, const void *data, size_t len)
-{
-	int off = NLMSG_ALIGN(m->u.nlh.nlmsg_len);
-	struct nlattr *nla = (struct nlattr *)(m->u.data + off);
-
-	if (off + NLA_HDRLEN + NLA_ALIGN(len) > sizeof(m->u.data))
-		return -1;
-	nla->nla_type = type;
-	nla->nla_len = NLA_HDRLEN + len;
-	if (len)
-		memcpy((char *)nla + NLA_HDRLEN, data, len);
-	memset((char *)nla + NLA_HDRLEN + len, 0, NLA_ALIGN(len) - len);
-	m->u.nlh.nlmsg_len = off + NLA_HDRLEN + NLA_ALIGN(len);
-	if (m->n_attrs < MAX_ATTRS)
-		m->attr_off[m->n_attrs++] = off;
-	return off;
-}
-
-static int put_u16(struct msg *m, uint16_t type, uint16_t v)
-{
-	return put(m, type, &v, sizeof(v));
-}
-
-static int put_u32(struct msg *m, uint16_t type, uint32_t v)
-{
-	return put(m, type, &v, sizeof(v));
-}
-
-static int put_u64(struct msg *m, uint16_t type, uint64_t v)
-{
-	return put(m, type, &v, sizeof(v));
-}
-
-static int put_str(struct msg *m, uint16_t type, const char *s)
-{
-	return put(m, type, s, strlen(s) + 1);
-}
-
-static int nest_start_raw(struct msg *m, uint16_t type)
-{
-	return put(m, type, NULL, 0);
-}
-
-static int nest_start(struct msg *m, uint16_t type)
+/* A nest, as the build knobs say: sometimes without NLA_F_NESTED. */
+static int nest_start(struct genl_msg *m, uint16_t type)
 {
 	if (!chance(kn.no_nested_flag))
 		type |= NLA_F_NESTED;
-	return nest_start_raw(m, type);
+	return nla_put(m, type, NULL, 0);
 }
 
-static void nest_end(struct msg *m, int off)
-{
-	struct nlattr *nla;
-
-	if (off < 0)
-		return;
-	nla = (struct nlattr *)(m->u.data + off);
-	nla->nla_len = m->u.nlh.nlmsg_len - off;
-}
-
-static void put_garbage(struct msg *m, int depth);
+static void put_garbage(struct genl_msg *m, int depth);
 
 /* An unknown or out-of-place attribute, at any level. */
-static void put_unknown(struct msg *m, int maxtype)
+static void put_unknown(struct genl_msg *m, int maxtype)
 {
 	static const uint16_t types[] = { 0, 1, 2, 3, 4, 5, 6, 7, 11, 12, 16,
 		17, 18, 19, 20, 31, 255, 1024, 0x3fff };
@@ -408,22 +247,22 @@ static void put_unknown(struct msg *m, int maxtype)
 	size_t len = PICK(((const uint8_t []){ 0, 1, 2, 4, 8, 16, 20 }));
 
 	if (chance(20)) {
-		int nest = nest_start_raw(m, type | NLA_F_NESTED);
+		int nest = nla_nest_start(m, type);
 
 		put_garbage(m, 3);
-		nest_end(m, nest);
+		nla_nest_end(m, nest);
 		return;
 	}
 	rnd_bytes(junk, len);
-	put(m, type, junk, len);
+	nla_put(m, type, junk, len);
 }
 
 /*
  * A scalar attribute, as the build knobs say: sometimes of the wrong size,
  * with a flag bit in its type, twice, or followed by a stranger.
  */
-static void put_val(struct msg *m, uint16_t type, const void *data, size_t len,
-		    int maxtype)
+static void put_val(struct genl_msg *m, uint16_t type, const void *data,
+		    size_t len, int maxtype)
 {
 	static const uint8_t sizes[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12,
 		15, 16, 17, 20, 24 };
@@ -436,38 +275,38 @@ static void put_val(struct msg *m, uint16_t type, const void *data, size_t len,
 
 		rnd_bytes(junk, n);
 		memcpy(junk, data, n < len ? n : len);
-		put(m, type, junk, n);
+		nla_put(m, type, junk, n);
 	} else {
-		put(m, type, data, len);
+		nla_put(m, type, data, len);
 	}
 	if (chance(kn.dup))
-		put(m, type, data, len);
+		nla_put(m, type, data, len);
 	if (chance(kn.unknown))
 		put_unknown(m, maxtype);
 }
 
-static void val_u8(struct msg *m, uint16_t type, uint8_t v, int maxtype)
+static void val_u8(struct genl_msg *m, uint16_t type, uint8_t v, int maxtype)
 {
 	put_val(m, type, &v, sizeof(v), maxtype);
 }
 
-static void val_u16(struct msg *m, uint16_t type, uint16_t v, int maxtype)
+static void val_u16(struct genl_msg *m, uint16_t type, uint16_t v, int maxtype)
 {
 	put_val(m, type, &v, sizeof(v), maxtype);
 }
 
-static void val_u32(struct msg *m, uint16_t type, uint32_t v, int maxtype)
+static void val_u32(struct genl_msg *m, uint16_t type, uint32_t v, int maxtype)
 {
 	put_val(m, type, &v, sizeof(v), maxtype);
 }
 
-static void val_u64(struct msg *m, uint16_t type, uint64_t v, int maxtype)
+static void val_u64(struct genl_msg *m, uint16_t type, uint64_t v, int maxtype)
 {
 	put_val(m, type, &v, sizeof(v), maxtype);
 }
 
 /* Random attributes, nests of them down to @depth, random payloads. */
-static void put_garbage(struct msg *m, int depth)
+static void put_garbage(struct genl_msg *m, int depth)
 {
 	int n = below(8), i;
 	uint8_t junk[32];
@@ -479,16 +318,16 @@ static void put_garbage(struct msg *m, int depth)
 		if (chance(10))
 			type |= NLA_F_NET_BYTEORDER;
 		if (depth > 0 && chance(30)) {
-			int nest = nest_start_raw(m, type |
-						  (chance(80) ? NLA_F_NESTED : 0));
+			uint16_t nested = chance(80) ? NLA_F_NESTED : 0;
+			int nest = nla_put(m, type | nested, NULL, 0);
 
 			put_garbage(m, depth - 1);
-			nest_end(m, nest);
+			nla_nest_end(m, nest);
 			continue;
 		}
 		len = below(sizeof(junk) + 1);
 		rnd_bytes(junk, len);
-		put(m, type, junk, len);
+		nla_put(m, type, junk, len);
 	}
 }
 
@@ -616,26 +455,26 @@ static uint32_t gen_other_ifindex(void)
 /* ------------------------------------------------------ request bodies */
 
 /* Which device the request names: mostly IFNAME's, sometimes another. */
-static void put_dev(struct msg *m)
+static void put_dev(struct genl_msg *m)
 {
 	char name[40];
 	unsigned int r = below(100);
 
 	if (r < 45) {
-		put_str(m, PACER_A_IFNAME, ifname);
+		nla_put_string(m, PACER_A_IFNAME, ifname);
 		return;
 	}
 	if (r < 75) {
-		put_u32(m, PACER_A_IFINDEX, ifindex);
+		nla_put_u32(m, PACER_A_IFINDEX, ifindex);
 		return;
 	}
 	if (r < 85) {
 		if (chance(50)) {
-			put_str(m, PACER_A_IFNAME, ifname);
-			put_u32(m, PACER_A_IFINDEX, ifindex);
+			nla_put_string(m, PACER_A_IFNAME, ifname);
+			nla_put_u32(m, PACER_A_IFINDEX, ifindex);
 		} else {
-			put_u32(m, PACER_A_IFINDEX, ifindex);
-			put_str(m, PACER_A_IFNAME, ifname);
+			nla_put_u32(m, PACER_A_IFINDEX, ifindex);
+			nla_put_string(m, PACER_A_IFNAME, ifname);
 		}
 		return;
 	}
@@ -643,45 +482,45 @@ static void put_dev(struct msg *m)
 	case 0:
 		break;		/* no device at all */
 	case 1:
-		put_u32(m, PACER_A_IFINDEX, 1);
+		nla_put_u32(m, PACER_A_IFINDEX, 1);
 		break;
 	case 2:
-		put_u32(m, PACER_A_IFINDEX, gen_other_ifindex());
+		nla_put_u32(m, PACER_A_IFINDEX, gen_other_ifindex());
 		break;
 	case 3:
-		put_u32(m, PACER_A_IFINDEX, 0);
+		nla_put_u32(m, PACER_A_IFINDEX, 0);
 		break;
 	case 4:
-		put_str(m, PACER_A_IFNAME, "lo");
+		nla_put_string(m, PACER_A_IFNAME, "lo");
 		break;
 	case 5:
 		do
 			gen_name(name, IFNAMSIZ, IFNAMSIZ - 1);
 		while (is_pacer_name(name));
-		put_str(m, PACER_A_IFNAME, name);
+		nla_put_string(m, PACER_A_IFNAME, name);
 		break;
 	case 6:
 		gen_name(name, sizeof(name), 24);
 		if (strlen(name) < IFNAMSIZ)
 			strcat(name, "0123456789abcdef");
-		put_str(m, PACER_A_IFNAME, name);
+		nla_put_string(m, PACER_A_IFNAME, name);
 		break;
 	case 7:
 		/* Not NUL-terminated: the name's bytes alone. */
-		put(m, PACER_A_IFNAME, ifname, strlen(ifname));
+		nla_put(m, PACER_A_IFNAME, ifname, strlen(ifname));
 		break;
 	case 8:
-		put_str(m, PACER_A_IFNAME, ifname);
-		put_u32(m, PACER_A_IFINDEX, gen_other_ifindex());
+		nla_put_string(m, PACER_A_IFNAME, ifname);
+		nla_put_u32(m, PACER_A_IFINDEX, gen_other_ifindex());
 		break;
 	default:
-		put_str(m, PACER_A_IFNAME, "");
+		nla_put_string(m, PACER_A_IFNAME, "");
 		break;
 	}
 }
 
 /* A class nest: the id (usually) and, for NEW/SET, any configuration. */
-static void put_class(struct msg *m, bool cfg)
+static void put_class(struct genl_msg *m, bool cfg)
 {
 	int nest = nest_start(m, PACER_A_CLASS);
 	int max = PACER_CLASS_A_MAX;
@@ -693,9 +532,9 @@ static void put_class(struct msg *m, bool cfg)
 	if (chance(p)) {
 		gen_name(name, sizeof(name), 20);
 		if (chance(10))
-			put(m, PACER_CLASS_A_NAME, name, strlen(name));
+			nla_put(m, PACER_CLASS_A_NAME, name, strlen(name));
 		else
-			put_str(m, PACER_CLASS_A_NAME, name);
+			nla_put_string(m, PACER_CLASS_A_NAME, name);
 	}
 	if (chance(p))
 		val_u64(m, PACER_CLASS_A_RATE, gen_rate(), max);
@@ -718,11 +557,11 @@ static void put_class(struct msg *m, bool cfg)
 	if (chance(kn.unknown))
 		val_u64(m, chance(50) ? PACER_CLASS_A_STATS : PACER_CLASS_A_PAD,
 			rnd(), max);
-	nest_end(m, nest);
+	nla_nest_end(m, nest);
 }
 
-static void put_prefix(struct msg *m, uint16_t addr_type, uint16_t plen_type,
-		       uint8_t family)
+static void put_prefix(struct genl_msg *m, uint16_t addr_type,
+		       uint16_t plen_type, uint8_t family)
 {
 	static const uint8_t bad_len[] = { 0, 1, 3, 5, 8, 15, 17, 20 };
 	size_t alen = family == AF_INET_ ? 4 : 16;
@@ -735,7 +574,7 @@ static void put_prefix(struct msg *m, uint16_t addr_type, uint16_t plen_type,
 	rnd_bytes(addr, sizeof(addr));
 	if (chance(50))
 		addr[0] = family == AF_INET_ ? 10 : 0xfd;
-	put(m, addr_type, addr, alen);
+	nla_put(m, addr_type, addr, alen);
 	if (chance(75))
 		val_u8(m, plen_type, chance(70) ? below(alen * 8 + 1) : rnd(),
 		       PACER_RULE_A_MAX);
@@ -756,7 +595,7 @@ static uint32_t gen_pref(void)
 }
 
 /* A rule nest; @match: the criteria of RULE_NEW, else the pref alone. */
-static void put_rule(struct msg *m, bool match)
+static void put_rule(struct genl_msg *m, bool match)
 {
 	int nest = nest_start(m, PACER_A_RULE);
 	int max = PACER_RULE_A_MAX;
@@ -818,7 +657,7 @@ static void put_rule(struct msg *m, bool match)
 	if (chance(kn.unknown))
 		val_u64(m, chance(50) ? PACER_RULE_A_MATCHES : PACER_RULE_A_PAD,
 			rnd(), max);
-	nest_end(m, nest);
+	nla_nest_end(m, nest);
 }
 
 static bool is_dump_cmd(int cmd)
@@ -834,7 +673,7 @@ static bool is_mutating(int cmd)
 }
 
 /* The attributes of a request for @cmd, as the knobs say. */
-static void build_body(struct msg *m, int cmd, bool dump)
+static void build_body(struct genl_msg *m, int cmd, bool dump)
 {
 	int max = PACER_A_MAX;
 
@@ -891,7 +730,7 @@ static void build_body(struct msg *m, int cmd, bool dump)
 }
 
 /* Give one attribute a length that lies: short, odd, or past its parent. */
-static void corrupt_attr_len(struct msg *m)
+static void corrupt_attr_len(struct genl_msg *m)
 {
 	struct nlattr *nla;
 	uint16_t len;
@@ -930,7 +769,7 @@ static void corrupt_attr_len(struct msg *m)
 }
 
 /* A nest whose payload is raw bytes rather than attributes. */
-static void put_raw_nest(struct msg *m)
+static void put_raw_nest(struct genl_msg *m)
 {
 	static const uint16_t types[] = { PACER_A_CLASS, PACER_A_RULE,
 		PACER_A_DEV_STATS, PACER_A_IFNAME };
@@ -938,7 +777,7 @@ static void put_raw_nest(struct msg *m)
 	size_t len = below(sizeof(junk) + 1);
 
 	rnd_bytes(junk, len);
-	put(m, PICK(types) | (chance(70) ? NLA_F_NESTED : 0), junk, len);
+	nla_put(m, PICK(types) | (chance(70) ? NLA_F_NESTED : 0), junk, len);
 }
 
 enum mode { MODE_VALID, MODE_MUTATED, MODE_GARBAGE, MODE_FRAME };
@@ -948,7 +787,7 @@ enum mode { MODE_VALID, MODE_MUTATED, MODE_GARBAGE, MODE_FRAME };
  * flags, body and mutations.  Returns the bytes to send; *@mode tells how
  * it was made.
  */
-static size_t build(struct msg *m, int *row, enum mode *mode)
+static size_t build(struct genl_msg *m, int *row, enum mode *mode)
 {
 	uint16_t flags = NLM_F_REQUEST | (chance(80) ? NLM_F_ACK : 0);
 	unsigned int r = below(100);
@@ -978,7 +817,7 @@ static size_t build(struct msg *m, int *row, enum mode *mode)
 	       is_dump_cmd(cmd) ? chance(50) : false;
 	if (dump)
 		flags |= NLM_F_DUMP;
-	msg_init(m, family_id, flags, cmd);
+	genl_msg_init(m, pacer_family, flags, cmd);
 	g = NLMSG_DATA(&m->u.nlh);
 
 	if (*mode == MODE_GARBAGE) {
@@ -1047,7 +886,7 @@ static size_t build(struct msg *m, int *row, enum mode *mode)
 }
 
 /* Would netlink pass the message to genl (and so to pacer)? */
-static bool reaches_family(const struct msg *m, size_t len)
+static bool reaches_family(const struct genl_msg *m, size_t len)
 {
 	const struct nlmsghdr *nlh = &m->u.nlh;
 
@@ -1056,7 +895,7 @@ static bool reaches_family(const struct msg *m, size_t len)
 	       nlh->nlmsg_len >= NLMSG_HDRLEN && nlh->nlmsg_len <= len;
 }
 
-/* -------------------------------------------------------- transaction */
+/* ------------------------------------------------------------- answers */
 
 static void note_extack(const char *text)
 {
@@ -1077,256 +916,6 @@ static void note_extack(const char *text)
 	}
 }
 
-/* NLMSGERR_ATTR_MSG among the TLVs from @p to @end. */
-static void parse_tlvs(const char *p, const char *end, struct answer *a)
-{
-	while (p + NLA_HDRLEN <= end) {
-		const struct nlattr *nla = (const struct nlattr *)p;
-
-		if (nla->nla_len < NLA_HDRLEN || p + nla->nla_len > end)
-			break;
-		if ((nla->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG)
-			snprintf(a->msg, sizeof(a->msg), "%.*s",
-				 (int)(nla->nla_len - NLA_HDRLEN),
-				 p + NLA_HDRLEN);
-		p += NLA_ALIGN(nla->nla_len);
-	}
-}
-
-static void parse_error(const struct nlmsghdr *nlh, struct answer *a)
-{
-	const struct nlmsgerr *err = NLMSG_DATA(nlh);
-	const char *end = (const char *)nlh + nlh->nlmsg_len;
-	const char *p;
-
-	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(int)))
-		return;
-	a->error = err->error;
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) ||
-	    nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*err)))
-		return;
-	p = (const char *)err + sizeof(*err);
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		p += NLMSG_ALIGN(err->msg.nlmsg_len) - NLMSG_HDRLEN;
-	parse_tlvs(p, end, a);
-}
-
-static void parse_done(const struct nlmsghdr *nlh, struct answer *a)
-{
-	const char *end = (const char *)nlh + nlh->nlmsg_len;
-
-	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(int)))
-		return;
-	a->error = *(const int *)NLMSG_DATA(nlh);
-	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS)
-		parse_tlvs((const char *)NLMSG_DATA(nlh) + NLA_ALIGN(sizeof(int)),
-			   end, a);
-}
-
-/*
- * Send @len bytes of @m, followed with @marker by an NLMSG_NOOP with
- * NLM_F_ACK and sequence number @ms: in the same datagram when netlink will
- * get past @m to it, else in a second one.
- */
-static int send_req(struct msg *m, size_t len, bool marker, uint32_t ms)
-{
-	struct nlmsghdr noop = {
-		.nlmsg_len = NLMSG_HDRLEN,
-		.nlmsg_type = NLMSG_NOOP,
-		.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK,
-		.nlmsg_seq = ms,
-	};
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	struct iovec iov[2] = {
-		{ .iov_base = m->u.data, .iov_len = len },
-		{ .iov_base = &noop, .iov_len = sizeof(noop) },
-	};
-	struct msghdr mh = {
-		.msg_name = &kernel,
-		.msg_namelen = sizeof(kernel),
-		.msg_iov = iov,
-		.msg_iovlen = 1,
-	};
-	uint32_t nlmsg_len = m->u.nlh.nlmsg_len;
-	bool together = nlmsg_len >= NLMSG_HDRLEN &&
-			NLMSG_ALIGN(nlmsg_len) == len;
-
-	if (marker && together)
-		mh.msg_iovlen = 2;
-	if (sendmsg(sock_fd, &mh, MSG_DONTWAIT) < 0)
-		return -errno;
-	if (marker && !together) {
-		mh.msg_iov = &iov[1];
-		if (sendmsg(sock_fd, &mh, MSG_DONTWAIT) < 0)
-			fatal("sendmsg (NLMSG_NOOP): %s", strerror(errno));
-	}
-	return 0;
-}
-
-/*
- * Send @len bytes of @m and read its answer into @a, calling @obj for each
- * family message.  With @marker, an NLMSG_NOOP follows and its ACK ends the
- * wait (a dump still runs to its end): for requests that may get no answer.
- * The kernel handles a request inside sendmsg(), so the answer is usually
- * queued already: poll() only when the socket is empty.  Never waits longer
- * than WAIT_MS.
- */
-static void exchange(struct msg *m, size_t len, bool marker,
-		     struct answer *a, obj_fn obj, void *arg)
-{
-	static char buf[BUF_SIZE];
-	uint32_t s = m->u.nlh.nlmsg_seq, ms = marker ? ++seq : 0;
-	bool marker_seen = !marker, multi = false, done = false;
-	long long deadline;
-	int err;
-
-	memset(a, 0, sizeof(*a));
-	err = send_req(m, len, marker, ms);
-	if (err) {
-		a->send_errno = -err;
-		return;
-	}
-	deadline = now_ms() + WAIT_MS;
-	for (;;) {
-		struct pollfd pfd = { .fd = sock_fd, .events = POLLIN };
-		long long left;
-		struct nlmsghdr *nlh;
-		ssize_t n;
-
-		if (marker ? marker_seen && (!multi || done) : done)
-			return;
-		n = recv(sock_fd, buf, sizeof(buf), MSG_DONTWAIT);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN) {
-				left = deadline - now_ms();
-				if (left <= 0) {
-					a->timeout = true;
-					return;
-				}
-				if (poll(&pfd, 1, left) < 0 && errno != EINTR)
-					fatal("poll: %s", strerror(errno));
-				continue;
-			}
-			if (errno == ENOBUFS) {
-				/*
-				 * Answers were dropped: this one may be
-				 * among them; later ones are told by seq.
-				 */
-				a->overrun = true;
-				return;
-			}
-			fatal("recv: %s", strerror(errno));
-		}
-		for (nlh = (struct nlmsghdr *)buf; NLMSG_OK(nlh, n);
-		     nlh = NLMSG_NEXT(nlh, n)) {
-			if (marker && nlh->nlmsg_seq == ms) {
-				if (nlh->nlmsg_type == NLMSG_ERROR)
-					marker_seen = true;
-				continue;
-			}
-			if (nlh->nlmsg_seq != s) {
-				stale++;
-				continue;
-			}
-			if (nlh->nlmsg_type == NLMSG_ERROR) {
-				parse_error(nlh, a);
-				a->answered = done = true;
-			} else if (nlh->nlmsg_type == NLMSG_DONE) {
-				parse_done(nlh, a);
-				a->answered = done = true;
-			} else {
-				a->objects++;
-				if (nlh->nlmsg_flags & NLM_F_MULTI)
-					multi = true;
-				if (obj)
-					obj(nlh, arg);
-			}
-		}
-	}
-}
-
-static void sock_open(void)
-{
-	int one = 1, size = 1 << 20;
-
-	sock_fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	if (sock_fd < 0)
-		fatal("socket: %s", strerror(errno));
-	if (setsockopt(sock_fd, SOL_NETLINK, NETLINK_EXT_ACK, &one,
-		       sizeof(one)) ||
-	    setsockopt(sock_fd, SOL_NETLINK, NETLINK_CAP_ACK, &one,
-		       sizeof(one)))
-		fatal("setsockopt: %s", strerror(errno));
-	/*
-	 * Capped by rmem_max when unprivileged: fine, answers are drained
-	 * after every request.
-	 */
-	setsockopt(sock_fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
-}
-
-/* ------------------------------------------------------- reply parsing */
-
-static const struct nlattr *attr_find(const char *p, const char *end,
-				      int type)
-{
-	while (p + NLA_HDRLEN <= end) {
-		const struct nlattr *nla = (const struct nlattr *)p;
-
-		if (nla->nla_len < NLA_HDRLEN || p + nla->nla_len > end)
-			return NULL;
-		if ((nla->nla_type & NLA_TYPE_MASK) == type)
-			return nla;
-		p += NLA_ALIGN(nla->nla_len);
-	}
-	return NULL;
-}
-
-/* A top-level attribute of a family message. */
-static const struct nlattr *msg_attr(const struct nlmsghdr *nlh, int type)
-{
-	const char *p = (const char *)NLMSG_DATA(nlh) + GENL_HDRLEN;
-
-	return attr_find(p, (const char *)nlh + nlh->nlmsg_len, type);
-}
-
-/* An attribute inside the top-level nest @nest_type. */
-static const struct nlattr *nest_attr(const struct nlmsghdr *nlh,
-				      int nest_type, int type)
-{
-	const struct nlattr *nest = msg_attr(nlh, nest_type);
-
-	if (!nest)
-		return NULL;
-	return attr_find((const char *)nest + NLA_HDRLEN,
-			 (const char *)nest + nest->nla_len, type);
-}
-
-static bool get_u32(const struct nlattr *nla, uint32_t *v)
-{
-	if (!nla || nla->nla_len < NLA_HDRLEN + sizeof(*v))
-		return false;
-	memcpy(v, (const char *)nla + NLA_HDRLEN, sizeof(*v));
-	return true;
-}
-
-static bool get_u16(const struct nlattr *nla, uint16_t *v)
-{
-	if (!nla || nla->nla_len < NLA_HDRLEN + sizeof(*v))
-		return false;
-	memcpy(v, (const char *)nla + NLA_HDRLEN, sizeof(*v));
-	return true;
-}
-
-static bool get_u64(const struct nlattr *nla, uint64_t *v)
-{
-	if (!nla || nla->nla_len < NLA_HDRLEN + sizeof(*v))
-		return false;
-	memcpy(v, (const char *)nla + NLA_HDRLEN, sizeof(*v));
-	return true;
-}
-
 /* Replies to the fuzz: remember the classes and rules that now exist. */
 static void note_created(const struct nlmsghdr *nlh, void *arg)
 {
@@ -1335,17 +924,19 @@ static void note_created(const struct nlmsghdr *nlh, void *arg)
 	uint32_t pref;
 
 	(void)arg;
-	if (nlh->nlmsg_type != family_id ||
+	if (nlh->nlmsg_type != pacer_family ||
 	    nlh->nlmsg_len < NLMSG_LENGTH(GENL_HDRLEN))
 		return;
 	if (g->cmd == PACER_CMD_CLASS_NEW &&
-	    get_u16(nest_attr(nlh, PACER_A_CLASS, PACER_CLASS_A_ID), &id)) {
+	    nla_get(genl_nest_attr(nlh, PACER_A_CLASS, PACER_CLASS_A_ID),
+		    &id)) {
 		known_class[next_class++ % N_KNOWN] = id;
 		if (n_known_class < N_KNOWN)
 			n_known_class++;
 	}
 	if (g->cmd == PACER_CMD_RULE_NEW &&
-	    get_u32(nest_attr(nlh, PACER_A_RULE, PACER_RULE_A_PREF), &pref)) {
+	    nla_get(genl_nest_attr(nlh, PACER_A_RULE, PACER_RULE_A_PREF),
+		    &pref)) {
 		known_pref[next_pref++ % N_KNOWN] = pref;
 		if (n_known_pref < N_KNOWN)
 			n_known_pref++;
@@ -1353,58 +944,6 @@ static void note_created(const struct nlmsghdr *nlh, void *arg)
 }
 
 /* ---------------------------------------------------- setup, cleanup */
-
-static void pacer_req(struct msg *m, uint8_t cmd, uint16_t flags)
-{
-	msg_init(m, family_id, NLM_F_REQUEST | NLM_F_ACK | flags, cmd);
-	put_str(m, PACER_A_IFNAME, ifname);
-}
-
-/* A request of the test's own (setup, cleanup, checks): it must be answered. */
-static void transact(struct msg *m, struct answer *a, obj_fn obj, void *arg)
-{
-	uint8_t cmd = ((struct genlmsghdr *)NLMSG_DATA(&m->u.nlh))->cmd;
-	const char *name = m->u.nlh.nlmsg_type != family_id ?
-			   "CTRL_CMD_GETFAMILY" :
-			   cmd_names[cmd <= PACER_CMD_MAX ? cmd : ROW_OTHER];
-
-	exchange(m, m->u.nlh.nlmsg_len, false, a, obj, arg);
-	if (a->send_errno)
-		fatal("sendmsg (%s): %s", name, strerror(a->send_errno));
-	if (a->timeout || a->overrun)
-		fatal("no answer to a %s request within %d ms%s", name,
-		      WAIT_MS, a->overrun ? " (ENOBUFS)" : "");
-}
-
-static void family_reply(const struct nlmsghdr *nlh, void *arg)
-{
-	const char *p = (const char *)NLMSG_DATA(nlh) + GENL_HDRLEN;
-	const struct nlattr *id;
-
-	id = attr_find(p, (const char *)nlh + nlh->nlmsg_len,
-		       CTRL_ATTR_FAMILY_ID);
-	if (id && id->nla_len >= NLA_HDRLEN + 2)
-		memcpy(arg, (const char *)id + NLA_HDRLEN, 2);
-}
-
-static void resolve_family(void)
-{
-	struct answer a;
-	struct msg m;
-
-	msg_init(&m, GENL_ID_CTRL, NLM_F_REQUEST | NLM_F_ACK,
-		 CTRL_CMD_GETFAMILY);
-	put_str(&m, CTRL_ATTR_FAMILY_NAME, PACER_GENL_NAME);
-	transact(&m, &a, family_reply, &family_id);
-	if (a.error == -ENOENT) {
-		printf("TAP version 13\n1..0 # SKIP generic netlink family \"%s\" not found\n",
-		       PACER_GENL_NAME);
-		exit(KSFT_SKIP);
-	}
-	if (a.error || !family_id)
-		fatal("resolving \"%s\": %s", PACER_GENL_NAME,
-		      errname(-a.error));
-}
 
 struct dev_info {
 	uint32_t ifindex;
@@ -1416,50 +955,47 @@ static void dev_reply(const struct nlmsghdr *nlh, void *arg)
 {
 	struct dev_info *d = arg;
 
-	if (nlh->nlmsg_type != family_id)
+	if (nlh->nlmsg_type != pacer_family)
 		return;
-	get_u32(msg_attr(nlh, PACER_A_IFINDEX), &d->ifindex);
-	d->has_caps = get_u32(msg_attr(nlh, PACER_A_MAX_CLASSES),
+	nla_get(genl_attr(nlh, PACER_A_IFINDEX), &d->ifindex);
+	d->has_caps = nla_get(genl_attr(nlh, PACER_A_MAX_CLASSES),
 			      &d->max_classes) &&
-		      get_u32(msg_attr(nlh, PACER_A_MAX_RULES), &d->max_rules);
+		      nla_get(genl_attr(nlh, PACER_A_MAX_RULES), &d->max_rules);
 }
 
-static int dev_get(struct dev_info *d, struct answer *a)
+static int dev_get(struct dev_info *d, struct genl_answer *a)
 {
-	struct msg m;
+	struct genl_msg m;
 
 	memset(d, 0, sizeof(*d));
-	pacer_req(&m, PACER_CMD_DEV_GET, 0);
-	transact(&m, a, dev_reply, d);
+	pacer_req(&m, PACER_CMD_DEV_GET, 0, ifname);
+	genl_transact(&m, a, dev_reply, d);
 	return a->error;
 }
 
 /* Every pacer device of the namespace, by DEV_GET dump. */
 static void pacer_list(const struct nlmsghdr *nlh, void *arg)
 {
-	const struct nlattr *name = msg_attr(nlh, PACER_A_IFNAME);
-
 	(void)arg;
-	if (nlh->nlmsg_type != family_id || n_pacer >= 64)
+	if (nlh->nlmsg_type != pacer_family || n_pacer >= 64)
 		return;
-	get_u32(msg_attr(nlh, PACER_A_IFINDEX), &pacer_ifindex[n_pacer]);
-	if (name)
-		snprintf(pacer_name[n_pacer], IFNAMSIZ, "%.*s",
-			 (int)(name->nla_len - NLA_HDRLEN),
-			 (const char *)name + NLA_HDRLEN);
+	nla_get(genl_attr(nlh, PACER_A_IFINDEX), &pacer_ifindex[n_pacer]);
+	nla_get_str(genl_attr(nlh, PACER_A_IFNAME), pacer_name[n_pacer],
+		    IFNAMSIZ);
 	n_pacer++;
 }
 
 static void list_pacers(void)
 {
-	struct answer a;
-	struct msg m;
+	struct genl_answer a;
+	struct genl_msg m;
 
-	msg_init(&m, family_id, NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP,
-		 PACER_CMD_DEV_GET);
-	transact(&m, &a, pacer_list, NULL);
+	genl_msg_init(&m, pacer_family, NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP,
+		      PACER_CMD_DEV_GET);
+	genl_transact(&m, &a, pacer_list, NULL);
 	if (a.error)
-		fatal("DEV_GET dump: %s (%s)", errname(-a.error), a.msg);
+		ksft_fatal(0, "DEV_GET dump: %s (%s)", errname(-a.error),
+			   a.msg);
 }
 
 struct id_list {
@@ -1473,7 +1009,7 @@ static void collect_class(const struct nlmsghdr *nlh, void *arg)
 	uint16_t id;
 
 	if (l->n < MAX_OBJS &&
-	    get_u16(nest_attr(nlh, PACER_A_CLASS, PACER_CLASS_A_ID), &id))
+	    nla_get(genl_nest_attr(nlh, PACER_A_CLASS, PACER_CLASS_A_ID), &id))
 		l->v[l->n++] = id;
 }
 
@@ -1483,86 +1019,78 @@ static void collect_rule(const struct nlmsghdr *nlh, void *arg)
 	uint32_t pref;
 
 	if (l->n < MAX_OBJS &&
-	    get_u32(nest_attr(nlh, PACER_A_RULE, PACER_RULE_A_PREF), &pref))
+	    nla_get(genl_nest_attr(nlh, PACER_A_RULE, PACER_RULE_A_PREF),
+		    &pref))
 		l->v[l->n++] = pref;
 }
 
-static int dump(uint8_t cmd, obj_fn fn, struct id_list *l)
+static int dump(uint8_t cmd, genl_obj_fn fn, struct id_list *l)
 {
-	struct answer a;
-	struct msg m;
+	struct genl_answer a;
+	struct genl_msg m;
 
 	l->n = 0;
-	pacer_req(&m, cmd, NLM_F_DUMP);
-	transact(&m, &a, fn, l);
+	pacer_req(&m, cmd, NLM_F_DUMP, ifname);
+	genl_transact(&m, &a, fn, l);
 	return a.error;
 }
 
 static void class_cfg_reply(const struct nlmsghdr *nlh, void *arg)
 {
 	struct class_cfg *c = arg;
-	const struct nlattr *name;
 
-	if (nlh->nlmsg_type != family_id)
+	if (nlh->nlmsg_type != pacer_family)
 		return;
 	memset(c, 0, sizeof(*c));
 	c->found = true;
-#define CA(t) nest_attr(nlh, PACER_A_CLASS, PACER_CLASS_A_##t)
-	name = CA(NAME);
-	if (name) {
-		c->has_name = true;
-		snprintf(c->name, sizeof(c->name), "%.*s",
-			 (int)(name->nla_len - NLA_HDRLEN),
-			 (const char *)name + NLA_HDRLEN);
-	}
-	get_u64(CA(RATE), &c->rate);
-	get_u64(CA(CEIL), &c->ceil);
-	get_u32(CA(BURST), &c->burst);
-	get_u32(CA(LIMIT_US), &c->limit_us);
-	get_u32(CA(LIMIT_BYTES), &c->limit_bytes);
-	get_u32(CA(TARGET_US), &c->target_us);
-	get_u32(CA(MPU), &c->mpu);
-	get_u32(CA(OVERHEAD), (uint32_t *)&c->overhead);
+#define CA(t) genl_nest_attr(nlh, PACER_A_CLASS, PACER_CLASS_A_##t)
+	c->has_name = nla_get_str(CA(NAME), c->name, sizeof(c->name));
+	nla_get(CA(RATE), &c->rate);
+	nla_get(CA(CEIL), &c->ceil);
+	nla_get(CA(BURST), &c->burst);
+	nla_get(CA(LIMIT_US), &c->limit_us);
+	nla_get(CA(LIMIT_BYTES), &c->limit_bytes);
+	nla_get(CA(TARGET_US), &c->target_us);
+	nla_get(CA(MPU), &c->mpu);
+	nla_get(CA(OVERHEAD), &c->overhead);
 #undef CA
 }
 
 static int class0_get(struct class_cfg *c)
 {
-	struct answer a;
-	struct msg m;
+	struct genl_answer a;
+	struct genl_msg m;
 	int nest;
 
 	memset(c, 0, sizeof(*c));
-	pacer_req(&m, PACER_CMD_CLASS_GET, 0);
-	nest = nest_start_raw(&m, PACER_A_CLASS | NLA_F_NESTED);
-	put_u16(&m, PACER_CLASS_A_ID, PACER_CLASS_DEFAULT);
-	nest_end(&m, nest);
-	transact(&m, &a, class_cfg_reply, c);
+	pacer_req(&m, PACER_CMD_CLASS_GET, 0, ifname);
+	nest = pacer_class_nest(&m, PACER_CLASS_DEFAULT);
+	nla_nest_end(&m, nest);
+	genl_transact(&m, &a, class_cfg_reply, c);
 	return a.error;
 }
 
 static int class0_set(const struct class_cfg *c)
 {
-	struct answer a;
-	struct msg m;
+	struct genl_answer a;
+	struct genl_msg m;
 	int nest;
 
-	pacer_req(&m, PACER_CMD_CLASS_SET, 0);
-	nest = nest_start_raw(&m, PACER_A_CLASS | NLA_F_NESTED);
-	put_u16(&m, PACER_CLASS_A_ID, PACER_CLASS_DEFAULT);
-	put_str(&m, PACER_CLASS_A_NAME, c->has_name ? c->name : "");
-	put_u64(&m, PACER_CLASS_A_RATE, c->rate);
-	put_u32(&m, PACER_CLASS_A_BURST, c->burst);
-	put_u64(&m, PACER_CLASS_A_CEIL, c->ceil);
+	pacer_req(&m, PACER_CMD_CLASS_SET, 0, ifname);
+	nest = pacer_class_nest(&m, PACER_CLASS_DEFAULT);
+	nla_put_string(&m, PACER_CLASS_A_NAME, c->has_name ? c->name : "");
+	nla_put_u64(&m, PACER_CLASS_A_RATE, c->rate);
+	nla_put_u32(&m, PACER_CLASS_A_BURST, c->burst);
+	nla_put_u64(&m, PACER_CLASS_A_CEIL, c->ceil);
 	if (c->limit_bytes)
-		put_u32(&m, PACER_CLASS_A_LIMIT_BYTES, c->limit_bytes);
+		nla_put_u32(&m, PACER_CLASS_A_LIMIT_BYTES, c->limit_bytes);
 	else
-		put_u32(&m, PACER_CLASS_A_LIMIT_US, c->limit_us);
-	put_u32(&m, PACER_CLASS_A_TARGET_US, c->target_us);
-	put_u32(&m, PACER_CLASS_A_OVERHEAD, c->overhead);
-	put_u32(&m, PACER_CLASS_A_MPU, c->mpu);
-	nest_end(&m, nest);
-	transact(&m, &a, NULL, NULL);
+		nla_put_u32(&m, PACER_CLASS_A_LIMIT_US, c->limit_us);
+	nla_put_u32(&m, PACER_CLASS_A_TARGET_US, c->target_us);
+	nla_put_u32(&m, PACER_CLASS_A_OVERHEAD, c->overhead);
+	nla_put_u32(&m, PACER_CLASS_A_MPU, c->mpu);
+	nla_nest_end(&m, nest);
+	genl_transact(&m, &a, NULL, NULL);
 	if (a.error)
 		diag("restoring class 0: %s \"%s\"", errname(-a.error), a.msg);
 	return a.error;
@@ -1585,15 +1113,15 @@ static struct dev_info dev_before;
 /* Put the caps back: DEV_SET may not exist, then there is nothing to do. */
 static void restore_caps(void)
 {
-	struct answer a;
-	struct msg m;
+	struct genl_answer a;
+	struct genl_msg m;
 
 	if (!dev_before.has_caps)
 		return;
-	pacer_req(&m, PACER_CMD_DEV_SET, 0);
-	put_u32(&m, PACER_A_MAX_CLASSES, dev_before.max_classes);
-	put_u32(&m, PACER_A_MAX_RULES, dev_before.max_rules);
-	transact(&m, &a, NULL, NULL);
+	pacer_req(&m, PACER_CMD_DEV_SET, 0, ifname);
+	nla_put_u32(&m, PACER_A_MAX_CLASSES, dev_before.max_classes);
+	nla_put_u32(&m, PACER_A_MAX_RULES, dev_before.max_rules);
+	genl_transact(&m, &a, NULL, NULL);
 }
 
 /*
@@ -1602,8 +1130,8 @@ static void restore_caps(void)
  */
 static unsigned int cleanup(struct id_list *classes, struct id_list *rules)
 {
-	struct answer a;
-	struct msg m;
+	struct genl_answer a;
+	struct genl_msg m;
 	unsigned int i, pass;
 	int err;
 
@@ -1611,29 +1139,28 @@ static unsigned int cleanup(struct id_list *classes, struct id_list *rules)
 	for (pass = 0; pass < 8; pass++) {
 		err = dump(PACER_CMD_RULE_GET, collect_rule, rules);
 		if (err)
-			fatal("rule dump: %s", errname(-err));
+			ksft_fatal(0, "rule dump: %s", errname(-err));
 		for (i = 0; i < rules->n; i++) {
 			int nest;
 
-			pacer_req(&m, PACER_CMD_RULE_DEL, 0);
-			nest = nest_start_raw(&m, PACER_A_RULE | NLA_F_NESTED);
-			put_u32(&m, PACER_RULE_A_PREF, rules->v[i]);
-			nest_end(&m, nest);
-			transact(&m, &a, NULL, NULL);
+			pacer_req(&m, PACER_CMD_RULE_DEL, 0, ifname);
+			nest = nla_nest_start(&m, PACER_A_RULE);
+			nla_put_u32(&m, PACER_RULE_A_PREF, rules->v[i]);
+			nla_nest_end(&m, nest);
+			genl_transact(&m, &a, NULL, NULL);
 		}
 		err = dump(PACER_CMD_CLASS_GET, collect_class, classes);
 		if (err)
-			fatal("class dump: %s", errname(-err));
+			ksft_fatal(0, "class dump: %s", errname(-err));
 		for (i = 0; i < classes->n; i++) {
 			int nest;
 
 			if (classes->v[i] == PACER_CLASS_DEFAULT)
 				continue;
-			pacer_req(&m, PACER_CMD_CLASS_DEL, 0);
-			nest = nest_start_raw(&m, PACER_A_CLASS | NLA_F_NESTED);
-			put_u16(&m, PACER_CLASS_A_ID, classes->v[i]);
-			nest_end(&m, nest);
-			transact(&m, &a, NULL, NULL);
+			pacer_req(&m, PACER_CMD_CLASS_DEL, 0, ifname);
+			nest = pacer_class_nest(&m, classes->v[i]);
+			nla_nest_end(&m, nest);
+			genl_transact(&m, &a, NULL, NULL);
 		}
 		if (!rules->n && classes->n <= 1)
 			break;
@@ -1646,13 +1173,13 @@ static unsigned int cleanup(struct id_list *classes, struct id_list *rules)
 
 /* ---------------------------------------------------------------- fuzz */
 
-static void print_msg(unsigned long i, const struct msg *m, size_t len,
+static void print_msg(unsigned long i, const struct genl_msg *m, size_t len,
 		      int row)
 {
 	size_t k;
 
 	printf("# > %lu %s cmd %u flags 0x%x nlmsg_len %u sent %zu:", i,
-	       cmd_names[row], ((const struct genlmsghdr *)NLMSG_DATA(&m->u.nlh))->cmd,
+	       row_name(row), ((const struct genlmsghdr *)NLMSG_DATA(&m->u.nlh))->cmd,
 	       m->u.nlh.nlmsg_flags, m->u.nlh.nlmsg_len, len);
 	for (k = 0; k < len; k++)
 		printf("%s%02x", k % 4 ? "" : " ", (uint8_t)m->u.data[k]);
@@ -1660,8 +1187,8 @@ static void print_msg(unsigned long i, const struct msg *m, size_t len,
 	fflush(stdout);
 }
 
-static void count(int row, enum mode mode, const struct msg *m, size_t len,
-		  const struct answer *a)
+static void count(int row, enum mode mode, const struct genl_msg *m, size_t len,
+		  const struct genl_answer *a)
 {
 	struct row *r = &rows[row];
 
@@ -1705,9 +1232,9 @@ static unsigned long fuzz(unsigned long n)
 	unsigned long i;
 
 	for (i = 0; i < n; i++) {
-		struct answer a;
+		struct genl_answer a;
 		enum mode mode;
-		struct msg m;
+		struct genl_msg m;
 		size_t len;
 		bool ack, dump;
 		long long t;
@@ -1723,13 +1250,14 @@ static unsigned long fuzz(unsigned long n)
 		 * with an ACK, error or DONE; others may end in silence.
 		 */
 		t = now_us();
-		exchange(&m, len, !reaches_family(&m, len) || !(ack || dump),
-			 &a, note_created, NULL);
+		genl_exchange(&m, len,
+			      !reaches_family(&m, len) || !(ack || dump),
+			      &a, note_created, NULL);
 		rows[row].us += now_us() - t;
 		count(row, mode, &m, len, &a);
 		if (timeouts_total >= MAX_TIMEOUTS) {
 			diag("%lu requests got no answer within %d ms: stopping",
-			     timeouts_total, WAIT_MS);
+			     timeouts_total, GENL_WAIT_MS);
 			i++;
 			break;
 		}
@@ -1759,7 +1287,7 @@ static void report_row(int i)
 
 	n += snprintf(buf + n, sizeof(buf) - n,
 		      "%s: %u sent, %u reached the family: ok %u, silent %u",
-		      cmd_names[i], r->sent, r->reached, r->ok, r->silent);
+		      row_name(i), r->sent, r->reached, r->ok, r->silent);
 	for (e = 1; e < N_ERRNO; e++)
 		if (r->errs[e])
 			n += snprintf(buf + n, sizeof(buf) - n, ", %s %u",
@@ -1822,12 +1350,13 @@ int main(int argc, char **argv)
 	struct id_list classes, rules;
 	struct class_cfg cfg_before, cfg_after;
 	struct dev_info d;
-	struct answer a;
+	struct genl_answer a;
 	long long start;
 	int opt, err, i, nest;
-	struct msg m;
+	struct genl_msg m;
 	char *end;
 
+	ksft_init("nl_fuzz");
 	while ((opt = getopt(argc, argv, "uvs:n:")) != -1) {
 		switch (opt) {
 		case 'u':
@@ -1856,31 +1385,31 @@ int main(int argc, char **argv)
 	if (strlen(ifname) >= IFNAMSIZ)
 		goto usage;
 	rng = seed * 0x9e3779b97f4a7c15ULL + 1;	/* never 0 */
-	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	sock_open();
-	resolve_family();
-	printf("TAP version 13\n");
+	genl_open();
+	ksft_print_header();
 	if (dev_get(&dev_before, &a))
-		fatal("DEV_GET %s: %s \"%s\"", ifname, errname(-a.error), a.msg);
+		ksft_fatal(0, "DEV_GET %s: %s \"%s\"", ifname,
+			   errname(-a.error), a.msg);
 	ifindex = dev_before.ifindex;
 	list_pacers();
 	diag("family \"%s\" is %u; device %s, ifindex %u; %d pacer device(s) in the namespace; %s",
-	     PACER_GENL_NAME, family_id, ifname, ifindex, n_pacer,
+	     PACER_GENL_NAME, pacer_family, ifname, ifindex, n_pacer,
 	     unpriv ? "unprivileged" : "privileged");
 	diag("seed %lu, %lu requests (replay: nl_fuzz%s -s %lu -n %lu %s)",
 	     seed, count_arg, unpriv ? " -u" : "", seed, count_arg, ifname);
 	if (!unpriv) {
 		err = class0_get(&cfg_before);
 		if (err || !cfg_before.found)
-			fatal("CLASS_GET of class 0: %s", errname(-err));
+			ksft_fatal(0, "CLASS_GET of class 0: %s",
+				   errname(-err));
 		cleanup(&classes, &rules);
 	}
 
 	start = now_ms();
 	sent = fuzz(count_arg);
 	diag("%lu requests in %.1f s; %lu stale answers (to requests that had timed out)",
-	     sent, (now_ms() - start) / 1000.0, stale);
+	     sent, (now_ms() - start) / 1000.0, genl_stale);
 
 	{
 		unsigned int all = 1;
@@ -1924,12 +1453,11 @@ int main(int argc, char **argv)
 		    "caps as before the run: max_classes %u, max_rules %u",
 		    d.max_classes, d.max_rules);
 
-	pacer_req(&m, PACER_CMD_CLASS_NEW, 0);
-	nest = nest_start_raw(&m, PACER_A_CLASS | NLA_F_NESTED);
-	put_u16(&m, PACER_CLASS_A_ID, 4242);
-	put_u64(&m, PACER_CLASS_A_RATE, 1000000);
-	nest_end(&m, nest);
-	transact(&m, &a, NULL, NULL);
+	pacer_req(&m, PACER_CMD_CLASS_NEW, 0, ifname);
+	nest = pacer_class_nest(&m, 4242);
+	nla_put_u64(&m, PACER_CLASS_A_RATE, 1000000);
+	nla_nest_end(&m, nest);
+	genl_transact(&m, &a, NULL, NULL);
 	if (unpriv) {
 		err = dump(PACER_CMD_CLASS_GET, collect_class, &classes);
 		tap(!err && classes.n >= 1, "class dump: %s, %u class(es)",
@@ -1940,20 +1468,17 @@ int main(int argc, char **argv)
 		tap(!a.error && a.objects == 1,
 		    "CLASS_NEW id 4242 rate 1mbit: %s \"%s\", %d reply",
 		    errname(-a.error), a.msg, a.objects);
-		pacer_req(&m, PACER_CMD_CLASS_DEL, 0);
-		nest = nest_start_raw(&m, PACER_A_CLASS | NLA_F_NESTED);
-		put_u16(&m, PACER_CLASS_A_ID, 4242);
-		nest_end(&m, nest);
-		transact(&m, &a, NULL, NULL);
+		pacer_req(&m, PACER_CMD_CLASS_DEL, 0, ifname);
+		nest = pacer_class_nest(&m, 4242);
+		nla_nest_end(&m, nest);
+		genl_transact(&m, &a, NULL, NULL);
 		tap(!a.error, "CLASS_DEL id 4242: %s \"%s\"",
 		    errname(-a.error), a.msg);
 	}
 
-	printf("1..%d\n", tests);
-	diag("%d passed, %d failed", tests - failures, failures);
-	return failures ? 1 : 0;
+	return ksft_finish();
 
 usage:
 	fprintf(stderr, "Usage: nl_fuzz [-u] [-v] [-s SEED] [-n COUNT] IFNAME\n");
-	return 2;
+	return KSFT_ERROR;
 }

@@ -63,7 +63,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -77,6 +76,8 @@
 #include <sys/socket.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
+
+#include "ksft.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define FRAME_MAX	2048
@@ -231,7 +232,6 @@ static bool shaped = true;
 static struct fate *fates;
 static unsigned int total;
 static struct tally tally[NCATS];
-static int tests, failures;
 
 static const uint8_t dst_mac[ETH_ALEN] = { 0x02, 0, 0, 0, 0, 0x02 };
 static const uint8_t v4_src[4] = { 198, 18, 0, 1 };
@@ -239,50 +239,8 @@ static const uint8_t v4_dst[4] = { 198, 18, 0, 2 };
 static const uint8_t v6_src[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
 static const uint8_t v6_dst[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 };
 
-/* ------------------------------------------------------------- output */
-
-static void __attribute__((format(printf, 2, 3)))
-tap(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	tests++;
-	if (!ok)
-		failures++;
-	printf("%s %d - ", ok ? "ok" : "not ok", tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
-
-static void __attribute__((format(printf, 1, 2)))
-diag(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("# ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
-
-static void __attribute__((noreturn, format(printf, 1, 2)))
-fatal(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "odd_frames: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (errno)
-		fprintf(stderr, ": %s", strerror(errno));
-	fputc('\n', stderr);
-	exit(2);
-}
+/* With the reason a failed call left in errno, if any. */
+#define fatal(...)	ksft_fatal(errno, __VA_ARGS__)
 
 /* ------------------------------------------------------------- corpus */
 
@@ -388,6 +346,31 @@ static void fill(uint8_t *p, unsigned int len, uint32_t *s)
 		*p++ = rnd(s);
 }
 
+/* The field is zeroed first: a header can be summed again after a change. */
+static void ipv4_csum_set(uint8_t *ip, unsigned int hl)
+{
+	put16(ip + 10, 0);
+	put16(ip + 10, csum_fold(csum_add(0, ip, hl)));
+}
+
+/*
+ * A UDP datagram of @len bytes, random payload; @pseudo: the sum of the
+ * addresses of the IP header, for the checksum.
+ */
+static void udp(uint8_t *u, unsigned int len, uint16_t sport, uint16_t dport,
+		uint32_t pseudo, uint32_t *s)
+{
+	uint16_t sum;
+
+	put16(u, sport);
+	put16(u + 2, dport);
+	put16(u + 4, len);
+	put16(u + 6, 0);
+	fill(u + 8, len - 8, s);
+	sum = csum_fold(csum_add(pseudo + IPPROTO_UDP + len, u, len));
+	put16(u + 6, sum ? sum : 0xffff);
+}
+
 /*
  * An IPv4 header of @hl bytes (options: router alert, then NOPs) and a
  * UDP datagram filling @len bytes in all, checksums right.
@@ -395,10 +378,6 @@ static void fill(uint8_t *p, unsigned int len, uint32_t *s)
 static void ipv4_udp(uint8_t *p, unsigned int len, unsigned int hl,
 		     uint8_t tos, uint16_t id, uint16_t dport, uint32_t *s)
 {
-	uint8_t *u = p + hl;
-	unsigned int ulen = len - hl;
-	uint32_t sum;
-
 	memset(p, 0, hl);
 	p[0] = 0x40 | hl / 4;
 	p[1] = tos;
@@ -414,16 +393,9 @@ static void ipv4_udp(uint8_t *p, unsigned int len, unsigned int hl,
 		p[21] = 4;
 		memset(p + 24, 1, hl - 24);	/* NOPs */
 	}
-	put16(p + 10, csum_fold(csum_add(0, p, hl)));
-
-	put16(u, 40000 + (id & 3));
-	put16(u + 2, dport);
-	put16(u + 4, ulen);
-	put16(u + 6, 0);
-	fill(u + 8, ulen - 8, s);
-	sum = csum_add(0, p + 12, 8) + IPPROTO_UDP + ulen;
-	sum = csum_fold(csum_add(sum, u, ulen));
-	put16(u + 6, sum ? sum : 0xffff);
+	ipv4_csum_set(p, hl);
+	udp(p + hl, len - hl, 40000 + (id & 3), dport, csum_add(0, p + 12, 8),
+	    s);
 }
 
 /* IPv6 header, the extension headers @ext (already chained), UDP. */
@@ -431,10 +403,6 @@ static void ipv6_udp(uint8_t *p, unsigned int len, uint8_t tc, uint8_t nh,
 		     const uint8_t *ext, unsigned int extlen, uint16_t dport,
 		     uint32_t *s)
 {
-	uint8_t *u = p + 40 + extlen;
-	unsigned int ulen = len - 40 - extlen;
-	uint32_t sum;
-
 	p[0] = 0x60 | tc >> 4;
 	p[1] = tc << 4;
 	p[2] = 0;
@@ -445,15 +413,8 @@ static void ipv6_udp(uint8_t *p, unsigned int len, uint8_t tc, uint8_t nh,
 	memcpy(p + 8, v6_src, 16);
 	memcpy(p + 24, v6_dst, 16);
 	memcpy(p + 40, ext, extlen);
-
-	put16(u, 40000);
-	put16(u + 2, dport);
-	put16(u + 4, ulen);
-	put16(u + 6, 0);
-	fill(u + 8, ulen - 8, s);
-	sum = csum_add(0, p + 8, 32) + IPPROTO_UDP + ulen;
-	sum = csum_fold(csum_add(sum, u, ulen));
-	put16(u + 6, sum ? sum : 0xffff);
+	udp(p + 40 + extlen, len - 40 - extlen, 40000, dport,
+	    csum_add(0, p + 8, 32), s);
 }
 
 /*
@@ -517,7 +478,7 @@ static void corpus_frame(unsigned int seq, struct frame *f)
 	static const uint8_t bad_v4[] = { 0, 5, 6, 7, 15 };
 	static const uint8_t bad_v6[] = { 0, 4, 7, 15 };
 	const struct category *c = &cats[fates[seq].cat];
-	unsigned int idx = fates[seq].idx, hl, len, l3, cut;
+	unsigned int idx = fates[seq].idx, hl, len, l3, cut = 0;
 	uint16_t dport = 5000 + fates[seq].cat;
 	uint32_t s = seq * 2654435761u + 1;
 	uint8_t *p = f->data, ext[64], tmp[128], nh;
@@ -606,15 +567,13 @@ static void corpus_frame(unsigned int seq, struct frame *f)
 		put16(p + l3 - 2, ETH_P_IP);
 		ipv4_udp(p + l3, len, 20, ECT_0, seq, dport, &s);
 		p[l3] = bad_v4[idx % ARRAY_SIZE(bad_v4)] << 4 | 5;
-		put16(p + l3 + 10, 0);
-		put16(p + l3 + 10, csum_fold(csum_add(0, p + l3, 20)));
+		ipv4_csum_set(p + l3, 20);
 		break;
 	case K_IPV4_BADIHL:
 		put16(p + l3 - 2, ETH_P_IP);
 		ipv4_udp(p + l3, len, 20, ECT_0, seq, dport, &s);
 		p[l3] = 0x40 | idx % 5;
-		put16(p + l3 + 10, 0);
-		put16(p + l3 + 10, csum_fold(csum_add(0, p + l3, 20)));
+		ipv4_csum_set(p + l3, 20);
 		break;
 	case K_IPV6_BADVER:
 		put16(p + l3 - 2, ETH_P_IPV6);
@@ -634,32 +593,29 @@ static void corpus_frame(unsigned int seq, struct frame *f)
 			put16(p + 12, ETH_P_EXPER);
 			cut = 1 + idx % 45;
 			ipv4_udp(tmp, 60, 20, ECT_0, seq, dport, &s);
-			memcpy(p + 14, tmp, cut);
-			f->len = 14 + cut;
 		}
 		break;
 	case K_IPV4_TRUNC:
 		put16(p + 12, ETH_P_IP);
 		cut = 1 + idx % 19;
 		ipv4_udp(tmp, 60, 20, ECT_0, seq, dport, &s);
-		memcpy(p + 14, tmp, cut);
-		f->len = 14 + cut;
 		break;
 	case K_IPV4_TRUNC_OPTS:
 		put16(p + 12, ETH_P_IP);
 		hl = 24 + 4 * (idx % 10);
 		cut = 20 + idx % (hl - 20);
 		ipv4_udp(tmp, 100, hl, ECT_0, seq, dport, &s);
-		memcpy(p + 14, tmp, cut);
-		f->len = 14 + cut;
 		break;
 	case K_IPV6_TRUNC:
 		put16(p + 12, ETH_P_IPV6);
 		cut = 1 + idx % 39;
 		ipv6_udp(tmp, 60, ECT_0, 0, NULL, 0, dport, &s);
+		break;
+	}
+	/* A small kind built a whole header in tmp: the frame stops inside. */
+	if (cut) {
 		memcpy(p + 14, tmp, cut);
 		f->len = 14 + cut;
-		break;
 	}
 }
 
@@ -1225,7 +1181,7 @@ static int report(bool want_pre, bool lazy, const char *tap_name)
 	unsigned int seq, sum_sent = 0, sum_rx = 0, sum_ce = 0, sum_bad = 0;
 	unsigned int sum_vlan = 0, sum_lost = 0, sum_dup = 0, sum_pre = 0;
 	unsigned int sum_pre_dup = 0, sum_pre_changed = 0, lost[NCATS] = { 0 };
-	int c;
+	int c, ret;
 
 	for (seq = 0; seq < total; seq++) {
 		tally[fates[seq].cat].sent++;
@@ -1274,8 +1230,7 @@ static int report(bool want_pre, bool lazy, const char *tap_name)
 		tap(sum_ce > 0, "CE marks seen in the shaped run: %u", sum_ce);
 	else
 		tap(!sum_ce, "no CE mark in the unshaped run: %u", sum_ce);
-	printf("1..%d\n", tests);
-	diag("%d passed, %d failed", tests - failures, failures);
+	ret = ksft_finish();
 	printf("# summary sent=%u received=%u ce=%u corrupted=%u wrong_vlan=%u lost=%u dup=%u unmatched=%u pre_seen=%u pre_dup=%u pre_changed=%u",
 	       sum_sent, sum_rx, sum_ce, sum_bad, sum_vlan, sum_lost, sum_dup,
 	       unmatched + truncated, sum_pre, sum_pre_dup, sum_pre_changed);
@@ -1284,7 +1239,7 @@ static int report(bool want_pre, bool lazy, const char *tap_name)
 		       tally[c].ce, tally[c].corrupted, tally[c].wrong_vlan,
 		       lost[c]);
 	printf("\n");
-	return failures ? 1 : 0;
+	return ret;
 }
 
 static void __attribute__((noreturn)) usage(void)
@@ -1295,7 +1250,7 @@ static void __attribute__((noreturn)) usage(void)
 		"       odd_frames recv [-n N] [-e shaped|unshaped] [-s] [-t SECS] [-q SECS]\n"
 		"                       [-r READYFILE] [-T IFNAME [-L]] [-P IFNAME]\n"
 		"                       [-V IFNAME=TPID:VID[,TPID:VID]]...\n");
-	exit(2);
+	exit(KSFT_ERROR);
 }
 
 int main(int argc, char **argv)
@@ -1307,6 +1262,7 @@ int main(int argc, char **argv)
 	int opt, nvlans = 0, i;
 	bool lazy = false;
 
+	ksft_init("odd_frames");
 	if (argc < 2)
 		usage();
 	mode = argv[1];
@@ -1363,7 +1319,6 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	errno = 0;
 	corpus_index();
 
@@ -1395,7 +1350,7 @@ int main(int argc, char **argv)
 			fatal("%s", ready);
 		close(fd);
 	}
-	printf("TAP version 13\n");
+	ksft_print_header();
 	diag("corpus: %d categories, %u frames (%u per large category); %s run%s",
 	     NCATS, total, per_cat, shaped ? "shaped" : "unshaped",
 	     strict ? ", strict" : "");
