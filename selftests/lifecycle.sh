@@ -66,6 +66,15 @@ ip -n "$NS1" link set pacer0 txqueuelen 64
 check_eq "txqueuelen can be changed" "$(link_field "$NS1" pacer0 .txqlen)" 64
 ip -n "$NS1" link set pacer0 mtu 9000
 check_eq "mtu can be raised" "$(link_field "$NS1" pacer0 .mtu)" 9000
+# A class's DRR quantum is one frame in an s32: the MTU stays 68 to 65535.
+check_fail "mtu 67 (below the minimum)" 2 "mtu less than device minimum" \
+	ip -n "$NS1" link set pacer0 mtu 67
+check_fail "mtu 65536 (above the maximum)" 2 "mtu greater than device maximum" \
+	ip -n "$NS1" link set pacer0 mtu 65536
+check_ok "mtu 68" ip -n "$NS1" link set pacer0 mtu 68
+check_ok "mtu 65535" ip -n "$NS1" link set pacer0 mtu 65535
+check_eq "mtu after the refusals" "$(link_field "$NS1" pacer0 .mtu)" 65535
+ip -n "$NS1" link set pacer0 mtu 1500
 
 step "ethtool -i"
 drv=$(ip netns exec "$NS1" ethtool -i pacer0)
