@@ -49,7 +49,7 @@ setup_ns NS1 NS2
 step "create pacer0"
 ip -n "$NS1" link add pacer0 type pacer
 check_eq "pacer0 kind" "$(link_field "$NS1" pacer0 .linkinfo.info_kind)" pacer
-check_eq "pacer0 txqueuelen (the queue bound) defaults to 1000" \
+check_eq "pacer0 txqueuelen (no queue bound: a class's limit is) defaults to 1000" \
 	"$(link_field "$NS1" pacer0 .txqlen)" 1000
 check_eq "pacer0 starts down" "$(has_flag "$NS1" pacer0 UP && echo up || echo down)" down
 check_eq "pacer0 is NOARP" "$(has_flag "$NS1" pacer0 NOARP && echo yes)" yes
