@@ -11,6 +11,9 @@
 #   make bench            pacer against police, ifb+htb/tbf/cake, plots in
 #                         bench/results (QUICK=1: one rate, one RTT;
 #                         METHODS="pacer htb": a subset; NAME=: file names)
+#   make bench-scale      2 vCPUs, nothing limiting: TCP, pktgen from 1 and 2
+#                         CPUs, 1 to 100,000 rules, memory per class
+#                         (REPS=N rounds, default 3; QUICK=1: fewer rules)
 #   make style            checkpatch --strict on the module and uapi header
 #   make sparse           the module under sparse (C=1; C=2 for all files)
 
@@ -28,7 +31,7 @@ VM := tools/vm
 # extra/ (not extra/module/).
 KBUILD := $(MAKE) -C $(KDIR) M=$(CURDIR)/module PACER_VERSION=$(VERSION)
 
-.PHONY: all module pacerctl install clean check check-debug demo bench style sparse
+.PHONY: all module pacerctl install clean check check-debug demo bench bench-scale style sparse
 
 all: module pacerctl
 
@@ -95,6 +98,10 @@ bench:
 	bench/run $(if $(QUICK),--quick) $(if $(METHODS),--methods "$(METHODS)") \
 		$(if $(REPS),--reps $(REPS)) $(if $(NAME),--name $(NAME)) \
 		$(if $(OUT),--out $(OUT))
+
+bench-scale:
+	bench/run --scale $(if $(QUICK),--quick) $(if $(REPS),--reps $(REPS)) \
+		$(if $(NAME),--name $(NAME)) $(if $(OUT),--out $(OUT))
 
 clean:
 	-test -d "$(KDIR)" && $(KBUILD) clean
