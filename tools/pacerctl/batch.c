@@ -4,13 +4,15 @@
  *
  * One command a line, as it would follow "pacerctl" on a command line
  * (the global options of the run apply to each); "#" starts a comment,
- * blank lines are skipped, words are separated by white space, and double
- * quotes keep white space in a word ("name \"a b\"").  The first line that
- * fails stops the run, named in the message ("pacerctl: FILE:12: ..."),
- * so nothing after it is applied; with -force every line runs and the
- * run fails if any line did.  FILE "-" is standard input.
+ * blank lines are skipped, words are separated by white space, and quotes
+ * keep white space in a word (name "a b", name 'a b'; see batch_split()).
+ * The first line that fails stops the run, named in the message
+ * ("pacerctl: FILE:12: ..."; "stdin:12" for standard input), so nothing
+ * after it is applied; with -force every line runs and the run fails if
+ * any line did.  FILE "-" is standard input.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,35 +22,64 @@
 /* Words of one line; a line longer than this is refused. */
 #define BATCH_WORDS_MAX	256
 
+static bool batch_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
 /*
- * Split @line in place into words.  Return: the number of words, or -1
- * for an unterminated quote, -2 for too many words.
+ * Split @line in place into words, as a shell would for the quoting a
+ * configuration needs: white space separates words; "#" at the start of a
+ * word starts a comment to the end of the line; single quotes keep
+ * everything up to the next single quote; double quotes keep white space
+ * and "#", and in them \" is a double quote, \\ a backslash, \n a newline
+ * and \t a tab (what "pacerctl dump" writes for such characters in a
+ * name).  Quotes may start or end inside a word: name a"b c" is "ab c".
+ * Return: the number of words, or -1 for an unterminated quote, -2 for
+ * too many words.
  */
 static int batch_split(char *line, char **words)
 {
-	char *in = line, *out;
+	char *in = line, *out, q;
 	int n = 0;
 
 	for (;;) {
-		while (*in == ' ' || *in == '\t' || *in == '\r' || *in == '\n')
+		while (batch_space(*in))
 			in++;
 		if (!*in || *in == '#')
 			return n;
 		if (n == BATCH_WORDS_MAX)
 			return -2;
 		words[n++] = out = in;
-		while (*in && *in != ' ' && *in != '\t' && *in != '\r' &&
-		       *in != '\n') {
-			if (*in == '"') {
-				in++;
-				while (*in && *in != '"')
-					*out++ = *in++;
-				if (*in != '"')
-					return -1;
-				in++;
-			} else {
+		while (*in && !batch_space(*in)) {
+			if (*in != '"' && *in != '\'') {
+				*out++ = *in++;
+				continue;
+			}
+			q = *in++;
+			while (*in && *in != q) {
+				if (q == '"' && *in == '\\' && in[1]) {
+					switch (in[1]) {
+					case '"':
+					case '\\':
+						*out++ = in[1];
+						in += 2;
+						continue;
+					case 'n':
+						*out++ = '\n';
+						in += 2;
+						continue;
+					case 't':
+						*out++ = '\t';
+						in += 2;
+						continue;
+					}
+				}
 				*out++ = *in++;
 			}
+			if (*in != q)
+				return -1;
+			in++;
 		}
 		if (*in)
 			in++;

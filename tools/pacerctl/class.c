@@ -78,6 +78,7 @@ struct class_args {
  * struct class_show_ctx - the state of "class show" while replies arrive
  * @opts: global options
  * @started: the output is started (the JSON array is open)
+ * @prom: the classes so far, for -o prometheus (printed once all are in)
  */
 struct class_show_ctx {
 	const struct pacer_opts *opts;
@@ -800,8 +801,7 @@ static int class_request(const struct class_args *a, uint8_t cmd, int flags,
 	err = pnl_request(&nl, msg, fn, arg, extack, sizeof(extack));
 	if (ctx && ctx->opts->prometheus) {
 		if (!err)
-			pacer_prom_print(&ctx->prom);
-		pacer_prom_free(&ctx->prom);
+			pacer_prom_print(stdout, &ctx->prom);
 	} else if (ctx) {
 		if (!err)
 			class_show_start(ctx);	/* "[]" when there is none */
@@ -813,6 +813,8 @@ static int class_request(const struct class_args *a, uint8_t cmd, int flags,
 	else
 		pacer_warn_extack(extack);
 out:
+	if (ctx)
+		pacer_prom_free(&ctx->prom);	/* whether or not it was used */
 	pnl_close(&nl);
 	return ret;
 }

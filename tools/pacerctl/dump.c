@@ -7,7 +7,11 @@
  * the other classes, the rules by pref, then the redirects "attach" makes
  * (matchall mirred filters of this namespace's devices that send their
  * ingress or egress to DEV).  Values are written exactly, in base units
- * (bit, bytes, us), and defaults explicitly: the burst in use, say.
+ * (bit, bytes, us), and defaults explicitly, but for a burst that is the
+ * default of its rate: that one is left out, so that the restored class
+ * keeps a burst that follows its rate (and at 1kbit the default, 1000 s
+ * at rate, is one more than "burst" may be given).  Names are quoted as
+ * "pacerctl -b" reads them back.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -58,12 +62,45 @@ static int dump_on_dev(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
+/* The kernel's burst for a class that was given none (module/class.c). */
+static uint64_t dump_default_burst(uint64_t rate)
+{
+	unsigned __int128 div = (unsigned __int128)1000000000 * 8;
+	unsigned __int128 at10ms = (unsigned __int128)rate * 10000000 / div;
+	unsigned __int128 at1000s = (unsigned __int128)rate * 1000000000000ULL / div;
+	unsigned __int128 burst = at10ms > 2 * 65536 ? at10ms : 2 * 65536;
+
+	if (!rate)
+		return 0;
+	if (at1000s > UINT32_MAX)
+		at1000s = UINT32_MAX;
+	return burst < at1000s ? burst : at1000s;
+}
+
+/* A name in double quotes, as batch_split() reads it back. */
+static void dump_quoted(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", stdout);
+		else if (*s == '\t')
+			fputs("\\t", stdout);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
 /* The attributes of a class, after "class add|change dev DEV id N". */
 static void dump_class_attrs(const struct pacer_class_info *c, bool rate)
 {
 	if (rate)
 		printf(" rate %" PRIu64 "bit", c->rate);
-	printf(" burst %u", c->burst);
+	if (c->burst != dump_default_burst(c->rate))
+		printf(" burst %u", c->burst);
 	if (c->ceil)
 		printf(" ceil %" PRIu64 "bit", c->ceil);
 	else
@@ -77,8 +114,10 @@ static void dump_class_attrs(const struct pacer_class_info *c, bool rate)
 	if (c->has & PACER_BIT(PACER_CLASS_A_GSO) &&
 	    c->gso < ARRAY_SIZE(dump_gso))
 		printf(" gso %s", dump_gso[c->gso]);
-	if (*c->name)
-		printf(" name \"%s\"", c->name);
+	if (*c->name) {
+		fputs(" name ", stdout);
+		dump_quoted(c->name);
+	}
 }
 
 static int dump_on_class(struct nl_msg *msg, void *arg)

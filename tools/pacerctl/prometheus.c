@@ -59,64 +59,54 @@ void pacer_prom_free(struct pacer_prom *prom)
 }
 
 /* A label value: backslash, double quote and newline escaped. */
-static void prom_label(const char *s)
+static void prom_label(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '\\' || *s == '"')
-			printf("\\%c", *s);
+			fprintf(f, "\\%c", *s);
 		else if (*s == '\n')
-			fputs("\\n", stdout);
+			fputs("\\n", f);
 		else
-			putchar(*s);
+			fputc(*s, f);
 	}
 }
 
-static void prom_labels(const struct pacer_prom *prom,
-		      const struct pacer_class_info *c, const char *extra)
+/* A sample's name and labels: pacer_class_NAME{dev=..,class=..[,name=..][,EXTRA]} */
+static void prom_sample(FILE *f, const struct pacer_prom *prom,
+			const struct pacer_class_info *c, const char *name,
+			const char *extra)
 {
-	fputs("{dev=\"", stdout);
-	prom_label(prom->ifname);
-	printf("\",class=\"%u\"", c->id);
+	fprintf(f, "pacer_class_%s{dev=\"", name);
+	prom_label(f, prom->ifname);
+	fprintf(f, "\",class=\"%u\"", c->id);
 	if (*c->name) {
-		fputs(",name=\"", stdout);
-		prom_label(c->name);
-		putchar('"');
+		fputs(",name=\"", f);
+		prom_label(f, c->name);
+		fputc('"', f);
 	}
 	if (extra)
-		printf(",%s", extra);
-	putchar('}');
+		fprintf(f, ",%s", extra);
+	fputc('}', f);
 }
 
-static void prom_family(const char *name, const char *type, const char *help)
+static void prom_family(FILE *f, const char *name, const char *type,
+			const char *help)
 {
-	printf("# HELP pacer_class_%s %s\n", name, help);
-	printf("# TYPE pacer_class_%s %s\n", name, type);
+	fprintf(f, "# HELP pacer_class_%s %s\n", name, help);
+	fprintf(f, "# TYPE pacer_class_%s %s\n", name, type);
 }
 
-/* A counter family: one sample per class, from stats attribute @attr. */
-static void prom_counter(const struct pacer_prom *prom, const char *name,
-		       const char *help, int attr)
-{
-	size_t i;
-
-	prom_family(name, "counter", help);
-	for (i = 0; i < prom->n; i++) {
-		printf("pacer_class_%s", name);
-		prom_labels(prom, &prom->v[i], NULL);
-		printf(" %" PRIu64 "\n", prom->v[i].stats.v[attr]);
-	}
-}
-
-static void prom_gauge(const struct pacer_prom *prom, const char *name,
-		     const char *help, int attr)
+/* A counter or gauge family: one sample per class, from stats attribute @attr. */
+static void prom_scalar(FILE *f, const struct pacer_prom *prom,
+			const char *name, const char *type, const char *help,
+			int attr)
 {
 	size_t i;
 
-	prom_family(name, "gauge", help);
+	prom_family(f, name, type, help);
 	for (i = 0; i < prom->n; i++) {
-		printf("pacer_class_%s", name);
-		prom_labels(prom, &prom->v[i], NULL);
-		printf(" %" PRIu64 "\n", prom->v[i].stats.v[attr]);
+		prom_sample(f, prom, &prom->v[i], name, NULL);
+		fprintf(f, " %" PRIu64 "\n", prom->v[i].stats.v[attr]);
 	}
 }
 
@@ -127,94 +117,127 @@ static const char *const prom_reasons[PACER_DROP_MAX + 1] = {
 	[PACER_DROP_FLUSH] = "flush",
 };
 
-static void prom_drops(const struct pacer_prom *prom)
+/* dropped_packets is their sum: sum by (class) of this family. */
+static void prom_drops(FILE *f, const struct pacer_prom *prom)
 {
 	char label[64];
 	size_t i;
 	int r;
 
-	prom_family("dropped_packets_total", "counter",
-		  "Packets dropped, by reason: queue_limit (the class limit), memory (the device cap), reinject (the original device was gone), flush (class deleted or device down).");
+	prom_family(f, "dropped_packets_total", "counter",
+		    "Packets dropped, by reason: queue_limit (the class limit), memory (the device cap), reinject (the original device was gone), flush (class deleted or device down).");
 	for (i = 0; i < prom->n; i++) {
 		for (r = 1; r <= PACER_DROP_MAX; r++) {
 			snprintf(label, sizeof(label), "reason=\"%s\"",
 				 prom_reasons[r]);
-			fputs("pacer_class_dropped_packets_total", stdout);
-			prom_labels(prom, &prom->v[i], label);
-			printf(" %" PRIu64 "\n", prom->v[i].stats.drops[r]);
+			prom_sample(f, prom, &prom->v[i],
+				    "dropped_packets_total", label);
+			fprintf(f, " %" PRIu64 "\n", prom->v[i].stats.drops[r]);
 		}
 	}
 }
 
+/* Nanoseconds as seconds, exactly (no binary fraction on the way). */
+static void prom_seconds(FILE *f, uint64_t ns)
+{
+	fprintf(f, " %" PRIu64 ".%09" PRIu64 "\n", ns / 1000000000,
+		ns % 1000000000);
+}
+
 /* The sojourn histogram: bucket i holds sojourns up to 2^i us. */
-static void prom_sojourn(const struct pacer_prom *prom)
+static void prom_sojourn(FILE *f, const struct pacer_prom *prom)
 {
 	char label[64];
 	size_t i;
 	int b;
 
-	prom_family("sojourn_seconds", "histogram",
-		  "How long re-injected packets waited in the class.");
+	prom_family(f, "sojourn_seconds", "histogram",
+		    "How long re-injected packets waited in the class.");
 	for (i = 0; i < prom->n; i++) {
 		const struct pacer_class_stats *st = &prom->v[i].stats;
-		uint64_t cum = 0;
+		uint64_t cum = 0, us;
 
 		for (b = 0; b < PACER_HIST_BUCKETS; b++) {
 			cum += st->hist[b];
+			us = UINT64_C(1) << b;
 			if (b == PACER_HIST_BUCKETS - 1)
 				snprintf(label, sizeof(label), "le=\"+Inf\"");
 			else
-				snprintf(label, sizeof(label), "le=\"%.6f\"",
-					 (double)(UINT64_C(1) << b) / 1e6);
-			fputs("pacer_class_sojourn_seconds_bucket", stdout);
-			prom_labels(prom, &prom->v[i], label);
-			printf(" %" PRIu64 "\n", cum);
+				snprintf(label, sizeof(label),
+					 "le=\"%" PRIu64 ".%06" PRIu64 "\"",
+					 us / 1000000, us % 1000000);
+			prom_sample(f, prom, &prom->v[i],
+				    "sojourn_seconds_bucket", label);
+			fprintf(f, " %" PRIu64 "\n", cum);
 		}
-		fputs("pacer_class_sojourn_seconds_count", stdout);
-		prom_labels(prom, &prom->v[i], NULL);
-		printf(" %" PRIu64 "\n", cum);
-		fputs("pacer_class_sojourn_seconds_sum", stdout);
-		prom_labels(prom, &prom->v[i], NULL);
-		printf(" %.9f\n",
-		       (double)st->v[PACER_STATS_A_DELAY_NS_TOTAL] / 1e9);
+		prom_sample(f, prom, &prom->v[i], "sojourn_seconds_sum", NULL);
+		prom_seconds(f, st->v[PACER_STATS_A_DELAY_NS_TOTAL]);
+		prom_sample(f, prom, &prom->v[i], "sojourn_seconds_count",
+			    NULL);
+		fprintf(f, " %" PRIu64 "\n", cum);
+	}
+	prom_family(f, "sojourn_max_seconds", "gauge",
+		    "The longest a re-injected packet waited in the class since the counters were reset.");
+	for (i = 0; i < prom->n; i++) {
+		prom_sample(f, prom, &prom->v[i], "sojourn_max_seconds", NULL);
+		prom_seconds(f, prom->v[i].stats.v[PACER_STATS_A_DELAY_NS_MAX]);
 	}
 }
 
 /**
  * pacer_prom_print() - print the classes' counters
+ * @f: where to
  * @prom: the classes
+ *
+ * Every counter of a class is there: each stats attribute a family of
+ * its own, but dropped_packets (the sum of the per-reason samples),
+ * delay_ns_total and the histogram (sojourn_seconds: _sum, _bucket,
+ * _count) and delay_ns_max (sojourn_max_seconds).
  */
-void pacer_prom_print(const struct pacer_prom *prom)
+void pacer_prom_print(FILE *f, const struct pacer_prom *prom)
 {
-	prom_counter(prom, "rx_packets_total", "Packets that arrived in the class.",
-		   PACER_STATS_A_RX_PACKETS);
-	prom_counter(prom, "rx_bytes_total",
-		   "Bytes of those, Ethernet header included.",
-		   PACER_STATS_A_RX_BYTES);
-	prom_counter(prom, "tx_packets_total", "Packets re-injected.",
-		   PACER_STATS_A_TX_PACKETS);
-	prom_counter(prom, "tx_bytes_total", "Bytes re-injected.",
-		   PACER_STATS_A_TX_BYTES);
-	prom_counter(prom, "delayed_packets_total",
-		   "Re-injected packets that could not leave on arrival.",
-		   PACER_STATS_A_DELAYED_PACKETS);
-	prom_counter(prom, "delayed_bytes_total", "Bytes of those.",
-		   PACER_STATS_A_DELAYED_BYTES);
-	prom_drops(prom);
-	prom_counter(prom, "dropped_bytes_total", "Bytes dropped, all reasons.",
-		   PACER_STATS_A_DROPPED_BYTES);
-	prom_counter(prom, "ecn_marked_total",
-		   "Packets marked CE instead of dropped.",
-		   PACER_STATS_A_ECN_MARKED);
-	prom_counter(prom, "ecn_unparsed_total",
-		   "Packets due a CE mark without an IP header pacer could locate, left unchanged.",
-		   PACER_STATS_A_ECN_UNPARSED);
-	prom_gauge(prom, "backlog_packets", "Packets queued now.",
-		 PACER_STATS_A_BACKLOG_PACKETS);
-	prom_gauge(prom, "backlog_bytes", "Bytes queued now.",
-		 PACER_STATS_A_BACKLOG_BYTES);
-	prom_gauge(prom, "backlog_peak_bytes",
-		 "The largest backlog since the counters were reset.",
-		 PACER_STATS_A_BACKLOG_PEAK_BYTES);
-	prom_sojourn(prom);
+	static const struct {
+		const char *name, *type, *help;
+		int attr;
+	} scalars[] = {
+		{ "rx_packets_total", "counter",
+		  "Packets that arrived in the class.",
+		  PACER_STATS_A_RX_PACKETS },
+		{ "rx_bytes_total", "counter",
+		  "Bytes of those, Ethernet header included.",
+		  PACER_STATS_A_RX_BYTES },
+		{ "tx_packets_total", "counter", "Packets re-injected.",
+		  PACER_STATS_A_TX_PACKETS },
+		{ "tx_bytes_total", "counter", "Bytes re-injected.",
+		  PACER_STATS_A_TX_BYTES },
+		{ "delayed_packets_total", "counter",
+		  "Re-injected packets that could not leave on arrival.",
+		  PACER_STATS_A_DELAYED_PACKETS },
+		{ "delayed_bytes_total", "counter", "Bytes of those.",
+		  PACER_STATS_A_DELAYED_BYTES },
+		{ "dropped_bytes_total", "counter",
+		  "Bytes dropped, all reasons.", PACER_STATS_A_DROPPED_BYTES },
+		{ "ecn_marked_total", "counter",
+		  "Packets marked CE instead of dropped.",
+		  PACER_STATS_A_ECN_MARKED },
+		{ "ecn_unparsed_total", "counter",
+		  "Packets due a CE mark without an IP header pacer could locate, left unchanged.",
+		  PACER_STATS_A_ECN_UNPARSED },
+		{ "backlog_packets", "gauge", "Packets queued now.",
+		  PACER_STATS_A_BACKLOG_PACKETS },
+		{ "backlog_bytes", "gauge", "Bytes queued now.",
+		  PACER_STATS_A_BACKLOG_BYTES },
+		{ "backlog_peak_bytes", "gauge",
+		  "The largest backlog since the counters were reset.",
+		  PACER_STATS_A_BACKLOG_PEAK_BYTES },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(scalars); i++) {
+		prom_scalar(f, prom, scalars[i].name, scalars[i].type,
+			    scalars[i].help, scalars[i].attr);
+		if (scalars[i].attr == PACER_STATS_A_DELAYED_BYTES)
+			prom_drops(f, prom);
+	}
+	prom_sojourn(f, prom);
 }

@@ -6,6 +6,7 @@
 #define PACERCTL_PROMETHEUS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct pacer_class_info;
 
@@ -26,7 +27,7 @@ struct pacer_prom {
 
 int pacer_prom_add(struct pacer_prom *prom,
 		   const struct pacer_class_info *cls);
-void pacer_prom_print(const struct pacer_prom *prom);
+void pacer_prom_print(FILE *f, const struct pacer_prom *prom);
 void pacer_prom_free(struct pacer_prom *prom);
 
 #endif /* PACERCTL_PROMETHEUS_H */
