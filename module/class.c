@@ -28,6 +28,7 @@
 #include <linux/tcp.h>
 #include <linux/udp.h>
 
+#include "compat.h"
 #include "ecn.h"
 #include "pacer.h"
 #include "reinject.h"
