@@ -5,7 +5,12 @@
 #   make                  module/pacer.ko and tools/pacerctl/pacerctl
 #   make install          install both on this host (then: modprobe pacer);
 #                         DESTDIR, PREFIX, INSTALL_MOD_PATH and KDIR as usual
+#   make install-pacerctl the same without the module (what the pacerctl
+#                         package holds)
+#   make deb              deb/pacer-dkms_*.deb and deb/pacerctl_*.deb
+#   make deb-test         build, install, check and purge both on this host
 #   make check            every selftest in a VM on Debian's kernel
+#   make check-6.12       the same on Debian 12's 6.12 kernel
 #   make check-debug      the same on a KASAN/lockdep/kmemleak kernel
 #   make demo             pacer at work in a VM, then pacer against a policer
 #   make bench            pacer against police, ifb+htb/tbf/cake, plots in
@@ -31,7 +36,8 @@ VM := tools/vm
 # extra/ (not extra/module/).
 KBUILD := $(MAKE) -C $(KDIR) M=$(CURDIR)/module PACER_VERSION=$(VERSION)
 
-.PHONY: all module pacerctl install clean check check-debug demo bench bench-scale style sparse
+.PHONY: all module pacerctl install install-pacerctl deb deb-test clean check \
+	check-6.12 check-debug demo bench bench-scale style sparse
 
 all: module pacerctl
 
@@ -47,6 +53,11 @@ install: all
 	$(KBUILD) INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) INSTALL_MOD_DIR=extra \
 		CONFIG_MODULE_SIG_ALL= modules_install
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
+	$(MAKE) install-pacerctl
+
+# Everything but the module: the tool, its helpers, unit, man page,
+# completion, the uapi header, the family's spec and the documentation.
+install-pacerctl: pacerctl
 	$(MAKE) -C tools/pacerctl install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) \
 		PACER_VERSION=$(VERSION)
 	install -D -m 0755 tools/pacer-quick/pacer-quick \
@@ -66,6 +77,15 @@ install: all
 	install -D -m 0644 tools/completion/pacerctl \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pacerctl
 
+# Debian packages in deb/ (tools/mkdeb says how); deb-test installs,
+# checks and purges them on this host.
+deb:
+	$(VM)/deps --deb
+	tools/mkdeb
+
+deb-test:
+	tools/deb-test
+
 sparse:
 	$(VM)/deps
 	@test -d "$(KDIR)" || { echo "make: kernel headers not found at $(KDIR)" >&2; exit 1; }
@@ -80,6 +100,12 @@ check:
 	$(MAKE) pacerctl
 	$(MAKE) -C selftests
 	$(VM)/check --kernel cloud
+
+check-6.12:
+	$(VM)/deps --612
+	$(MAKE) pacerctl
+	$(MAKE) -C selftests
+	$(VM)/check --kernel cloud-6.12
 
 check-debug:
 	$(VM)/deps --debug

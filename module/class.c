@@ -28,6 +28,7 @@
 #include <linux/tcp.h>
 #include <linux/udp.h>
 
+#include "compat.h"
 #include "ecn.h"
 #include "pacer.h"
 #include "reinject.h"
@@ -514,6 +515,10 @@ static struct pacer_class_cpu *pacer_class_lock_flow(struct pacer_class *cl,
 	u64 bit = BIT_ULL(hash % 64);
 
 	for (;;) {
+		/*
+		 * Pairs with the release in pacer_flow_let_go(): a flow seen
+		 * free is seen empty and off its last owner's lists.
+		 */
 		struct pacer_queue *owner = smp_load_acquire(&flow->owner);
 
 		if (owner) {

@@ -19,6 +19,7 @@
 #include <net/rtnetlink.h>
 
 #include "classify.h"
+#include "compat.h"
 #include "pacer.h"
 
 #if !IS_ENABLED(CONFIG_NET_REDIRECT)
@@ -412,7 +413,8 @@ static void pacer_setup(struct net_device *dev)
 	dev->tx_queue_len = 1000;
 
 	/* Our own lock protects the queue; the core's tx lock would add nothing. */
-	dev->features |= PACER_FEATURES | NETIF_F_LLTX;
+	pacer_netdev_set_lltx(dev);
+	dev->features |= PACER_FEATURES;
 	dev->hw_features |= PACER_FEATURES;
 	dev->hw_enc_features |= PACER_FEATURES;
 	dev->vlan_features |= PACER_FEATURES & ~(NETIF_F_HW_VLAN_CTAG_TX |

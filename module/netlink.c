@@ -19,6 +19,7 @@
 #include <uapi/linux/pacer.h>
 
 #include "classify.h"
+#include "compat.h"
 #include "pacer.h"
 
 #define PACER_RATE_MIN		1000ULL			/* 1kbit */
@@ -925,7 +926,6 @@ static int pacer_nl_class_get_doit(struct sk_buff *skb, struct genl_info *info)
 static int pacer_nl_class_get_dumpit(struct sk_buff *skb,
 				     struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	unsigned long id = cb->args[0];
 	struct net_device *dev;
 	struct pacer_class *cl;
@@ -933,7 +933,8 @@ static int pacer_nl_class_get_dumpit(struct sk_buff *skb,
 	int err = 0;
 
 	rcu_read_lock();
-	dev = pacer_nl_dev_lookup(sock_net(skb->sk), info->attrs, cb->extack);
+	dev = pacer_nl_dev_lookup(sock_net(skb->sk), pacer_dump_attrs(cb),
+				  cb->extack);
 	if (IS_ERR(dev)) {
 		err = PTR_ERR(dev);
 		goto out;
@@ -1292,7 +1293,6 @@ out:
 static int pacer_nl_rule_get_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	const struct pacer_rule *rule;
 	struct pacer_rules *rules;
 	struct net_device *dev;
@@ -1300,7 +1300,8 @@ static int pacer_nl_rule_get_dumpit(struct sk_buff *skb,
 	int err = 0;
 
 	rcu_read_lock();
-	dev = pacer_nl_dev_lookup(sock_net(skb->sk), info->attrs, cb->extack);
+	dev = pacer_nl_dev_lookup(sock_net(skb->sk), pacer_dump_attrs(cb),
+				  cb->extack);
 	if (IS_ERR(dev)) {
 		err = PTR_ERR(dev);
 		goto out;

@@ -30,12 +30,12 @@
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/tcp.h>
-#include <asm/unaligned.h>
 #include <net/checksum.h>
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
 
+#include "../compat.h"
 #include "../ecn.h"
 #include "../pacer.h"
 
