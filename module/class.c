@@ -668,15 +668,24 @@ bool pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
 	}
 	/* Everything dropped before it got in: the flow is anyone's again. */
 	pacer_flow_unclaim(flow);
-	if (cc->queue.backlog_packets && list_empty(&cc->active_node))
+	kick = cc->sh == here;
+	if (cc->queue.backlog_packets && list_empty(&cc->active_node)) {
 		list_add_tail(&cc->active_node, &cc->sh->active);
+		/*
+		 * A flow joined on another CPU whose queue was idle: that
+		 * CPU's poll is re-injecting the flow's last packets, and
+		 * polls again when done (pacer_flows_sent()).
+		 */
+		if (!kick)
+			cc->sh->joined = true;
+	}
 	/*
 	 * Here, poll on every arrival, as a qdisc is run on every enqueue:
 	 * packets due since the timer was armed leave now.  A flow joined on
 	 * another CPU is in a queue that CPU's shaper is busy with already:
-	 * a flow has an owner only while its queue is on the active list.
+	 * a flow has an owner only while its queue is on the active list or
+	 * its last packets are being re-injected there.
 	 */
-	kick = cc->sh == here;
 	pacer_class_cpu_unlock(cc);
 
 	pacer_class_free_dropped(victims);
@@ -771,6 +780,7 @@ int pacer_class_dequeue(struct pacer_class_cpu *cc, u64 now, int budget,
 			pacer_class_mark(cc, skb);
 		pacer_class_stats_tx(&cc->stats, skb->len, cb->delayed, sojourn);
 		__skb_queue_tail(batch, skb);
+		pacer_flow_sending(flow, &cc->sh->sending);
 	}
 	*idle = !cc->queue.backlog_packets;
 	if (*idle)

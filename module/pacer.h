@@ -178,6 +178,9 @@ struct pacer_class {
  *	packets that arrived on that CPU
  * @lock: the queues of every class on this CPU, and the flows they own
  * @active: &struct pacer_class_cpu with packets, in turn
+ * @sending: flows whose packets @napi is re-injecting (pacer_flow_sending())
+ * @joined: a packet arriving on another CPU joined such a flow and made its
+ *	class active here meanwhile: @napi polls again
  * @napi: releases due packets from softirq context, with a budget
  * @timer: wakes @napi when the earliest waiting packet is due
  * @pd: the device
@@ -186,6 +189,8 @@ struct pacer_class {
 struct pacer_shaper {
 	spinlock_t lock; /* the queues of this CPU */
 	struct list_head active;
+	struct list_head sending;
+	bool joined;
 	struct napi_struct napi;
 	struct hrtimer timer;
 	struct pacer_dev *pd;

@@ -40,12 +40,19 @@ void pacer_flow_init(struct pacer_flow *flow)
 {
 	memset(flow, 0, sizeof(*flow));
 	INIT_LIST_HEAD(&flow->node);
+	INIT_LIST_HEAD(&flow->send_node);
 }
 
-/* The flow leaves the queue's lists: anyone may claim it now. */
+/*
+ * The flow leaves the queue's lists, and anyone may claim it now - unless
+ * packets of it are still on their way out (pacer_flow_sending()): then
+ * pacer_flows_sent() lets it go once they are.
+ */
 static void pacer_flow_let_go(struct pacer_flow *flow)
 {
 	list_del_init(&flow->node);
+	if (!list_empty(&flow->send_node))
+		return;
 	flow->hashes = 0;
 	/* Pairs with the claim's cmpxchg: the flow is empty and unlinked. */
 	smp_store_release(&flow->owner, NULL);
@@ -60,6 +67,41 @@ void pacer_flow_unclaim(struct pacer_flow *flow)
 {
 	if (list_empty(&flow->node) && !flow->head)
 		pacer_flow_let_go(flow);
+}
+
+/**
+ * pacer_flow_sending() - a packet of the flow left its queue and is about
+ *	to be re-injected, after the shaper's lock is dropped
+ * @flow: the flow
+ * @sending: the shaper's list of such flows
+ *
+ * Until pacer_flows_sent(), the flow keeps its owner even if it empties:
+ * a packet of it arriving on another CPU meanwhile joins it here, and
+ * leaves after the ones on their way, not before.
+ */
+void pacer_flow_sending(struct pacer_flow *flow, struct list_head *sending)
+{
+	if (list_empty(&flow->send_node))
+		list_add_tail(&flow->send_node, sending);
+}
+
+/**
+ * pacer_flows_sent() - the packets taken from these flows were
+ *	re-injected: let go of the flows that have nothing left
+ * @sending: the shaper's list (pacer_flow_sending()), emptied
+ *
+ * Context: the shaper's lock held.
+ */
+void pacer_flows_sent(struct list_head *sending)
+{
+	struct pacer_flow *flow, *tmp;
+
+	list_for_each_entry_safe(flow, tmp, sending, send_node) {
+		list_del_init(&flow->send_node);
+		/* A packet that joined meanwhile put it back on a list. */
+		if (list_empty(&flow->node) && !flow->head)
+			pacer_flow_let_go(flow);
+	}
 }
 
 /**

@@ -56,6 +56,10 @@ struct pacer_queue;
  * @marking: CoDel: in the marking state
  * @hashes: for a class's overflow flow: a bit per (hash mod 64) of the
  *	flows it holds, so that their later packets join them there
+ * @send_node: on its owner's shaper's list of flows whose packets are
+ *	being re-injected: an emptied flow keeps its owner until they are,
+ *	so that a later packet of it joins it there instead of overtaking
+ *	them from another CPU
  */
 struct pacer_flow {
 	struct pacer_queue *owner;
@@ -71,6 +75,7 @@ struct pacer_flow {
 	u32 last_count;
 	bool marking;
 	u64 hashes;
+	struct list_head send_node;
 };
 
 /**
@@ -104,6 +109,8 @@ struct pacer_codel {
 void pacer_queue_init(struct pacer_queue *q, u32 quantum);
 void pacer_flow_init(struct pacer_flow *flow);
 void pacer_flow_unclaim(struct pacer_flow *flow);
+void pacer_flow_sending(struct pacer_flow *flow, struct list_head *sending);
+void pacer_flows_sent(struct list_head *sending);
 void pacer_queue_add(struct pacer_queue *q, struct pacer_flow *flow,
 		     struct sk_buff *skb, u32 class_id);
 struct sk_buff *pacer_queue_peek(struct pacer_queue *q,

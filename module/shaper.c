@@ -26,6 +26,7 @@ static int pacer_shaper_poll(struct napi_struct *napi, int budget)
 	struct pacer_class_cpu *cc, *tmp;
 	struct sk_buff_head batch;
 	struct sk_buff *skb;
+	bool joined = false;
 	int done = 0;
 
 	__skb_queue_head_init(&batch);
@@ -57,9 +58,20 @@ static int pacer_shaper_poll(struct napi_struct *napi, int budget)
 		pacer_stats_tx(stats, skb->len, cb->delayed, cb->ecn_marked);
 		pacer_reinject(skb);
 	}
+	/*
+	 * Only this poll adds to the list, so it may look without the lock.
+	 * The flows re-injected from are anyone's again once empty.
+	 */
+	if (!list_empty(&sh->sending)) {
+		spin_lock(&sh->lock);
+		pacer_flows_sent(&sh->sending);
+		joined = sh->joined;
+		sh->joined = false;
+		spin_unlock(&sh->lock);
+	}
 	rcu_read_unlock();
 
-	if (done >= budget)
+	if (done >= budget || joined)
 		return budget;
 	if (napi_complete_done(napi, done) && next != U64_MAX)
 		hrtimer_start_range_ns(&sh->timer, ns_to_ktime(next),
@@ -96,6 +108,7 @@ int pacer_shapers_init(struct pacer_dev *pd)
 
 		spin_lock_init(&sh->lock);
 		INIT_LIST_HEAD(&sh->active);
+		INIT_LIST_HEAD(&sh->sending);
 		hrtimer_init(&sh->timer, CLOCK_MONOTONIC,
 			     HRTIMER_MODE_ABS_PINNED_SOFT);
 		sh->timer.function = pacer_shaper_timer_fn;
