@@ -664,6 +664,8 @@ bool pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
 	cc = pacer_class_lock_flow(cl, &flow, hash);
 	skb_list_walk_safe(skb, skb, next) {
 		skb_mark_not_on_list(skb);
+		if (cc->sh != here)
+			pacer_stats_joined(this_cpu_ptr(cl->pd->stats));
 		pacer_class_enqueue_one(cc, flow, p, skb, now, &victims);
 	}
 	/* Everything dropped before it got in: the flow is anyone's again. */

@@ -101,14 +101,17 @@ void pacer_dev_get_stats(struct pacer_dev *pd, struct pacer_dev_stats *st)
 
 /**
  * pacer_dev_get_cpu_stats() - what one CPU handed to the device and
- *	re-injected: each CPU re-injects the packets it received
+ *	re-injected: each CPU re-injects the packets it received, but for
+ *	those that joined their flow on another CPU
  * @pd: the device
  * @cpu: the CPU
  * @rx_packets: set to the packets handed to the device there
  * @tx_packets: set to the packets its shaper re-injected
+ * @joined_packets: set to the packets that arrived there and joined their
+ *	flow on another CPU
  */
 void pacer_dev_get_cpu_stats(struct pacer_dev *pd, int cpu, u64 *rx_packets,
-			     u64 *tx_packets)
+			     u64 *tx_packets, u64 *joined_packets)
 {
 	const struct pacer_pcpu_stats *s = per_cpu_ptr(pd->stats, cpu);
 	unsigned int start;
@@ -117,6 +120,7 @@ void pacer_dev_get_cpu_stats(struct pacer_dev *pd, int cpu, u64 *rx_packets,
 		start = u64_stats_fetch_begin(&s->syncp);
 		*rx_packets = u64_stats_read(&s->rx_packets);
 		*tx_packets = u64_stats_read(&s->tx_packets);
+		*joined_packets = u64_stats_read(&s->joined);
 	} while (u64_stats_fetch_retry(&s->syncp, start));
 }
 

@@ -224,16 +224,18 @@ static int pacer_nl_put_cpu_stats(struct sk_buff *msg, struct pacer_dev *pd)
 	if (!nest)
 		return -EMSGSIZE;
 	for_each_possible_cpu(cpu) {
-		u64 rx, tx;
+		u64 rx, tx, joined;
 
-		pacer_dev_get_cpu_stats(pd, cpu, &rx, &tx);
+		pacer_dev_get_cpu_stats(pd, cpu, &rx, &tx, &joined);
 		one = nla_nest_start(msg, cpu + 1);
 		if (!one ||
 		    nla_put_u32(msg, PACER_CPU_STATS_A_CPU, cpu) ||
 		    pacer_nl_put_u64(msg, PACER_CPU_STATS_A_RX_PACKETS, rx,
 				     PACER_CPU_STATS_A_PAD) ||
 		    pacer_nl_put_u64(msg, PACER_CPU_STATS_A_TX_PACKETS, tx,
-				     PACER_CPU_STATS_A_PAD)) {
+				     PACER_CPU_STATS_A_PAD) ||
+		    pacer_nl_put_u64(msg, PACER_CPU_STATS_A_JOINED_PACKETS,
+				     joined, PACER_CPU_STATS_A_PAD)) {
 			nla_nest_cancel(msg, nest);
 			return -EMSGSIZE;
 		}

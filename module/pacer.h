@@ -248,7 +248,7 @@ extern struct rtnl_link_ops pacer_link_ops;
 bool pacer_is_dev(const struct net_device *dev);
 void pacer_dev_get_stats(struct pacer_dev *pd, struct pacer_dev_stats *st);
 void pacer_dev_get_cpu_stats(struct pacer_dev *pd, int cpu, u64 *rx_packets,
-			     u64 *tx_packets);
+			     u64 *tx_packets, u64 *joined_packets);
 void pacer_dev_classes_changed(struct pacer_dev *pd);
 int pacer_device_init(void);
 void pacer_device_exit(void);

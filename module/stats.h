@@ -30,6 +30,7 @@ struct pacer_pcpu_stats {
 	u64_stats_t not_redirected;
 	u64_stats_t drops[PACER_DROP_MAX + 1];
 	u64_stats_t dropped_bytes;
+	u64_stats_t joined;
 	struct u64_stats_sync syncp;
 };
 
@@ -138,6 +139,14 @@ static inline void pacer_stats_not_redirected(struct pacer_pcpu_stats *s,
 	u64_stats_update_begin(&s->syncp);
 	u64_stats_inc(&s->not_redirected);
 	u64_stats_add(&s->dropped_bytes, len);
+	u64_stats_update_end(&s->syncp);
+}
+
+/* A packet that arrived here joined its flow, queued on another CPU. */
+static inline void pacer_stats_joined(struct pacer_pcpu_stats *s)
+{
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->joined);
 	u64_stats_update_end(&s->syncp);
 }
 

@@ -11,10 +11,12 @@
 #    - together they get within 1 % of rate x 1448/1514 (the receiver's
 #      intervals, seconds 2 to SECS): the class's rate holds across CPUs;
 #    - each CPU re-injected the packets it received (pacerctl -s -s dev
-#      show: its tx within 5 % of its rx), and each received a quarter or
-#      more.  Not exactly: a sender emits some segments from the other
-#      CPU (softirq, timers), and a segment whose flow has packets queued
-#      on one CPU joins them there, so as not to overtake them;
+#      show), but for those that joined their flow on the other CPU: a
+#      sender emits some segments from the other CPU (from softirq, when
+#      an ACK arrives there), and a segment whose flow has packets queued
+#      on one CPU joins them there so as not to overtake them.  Exactly:
+#      tx0 = rx0 - joined0 + joined1, and the same for CPU 1; each CPU
+#      received a quarter or more;
 #    - no flow was reordered: the receiver queued no segment out of order
 #      (TcpExtTCPOFOQueue) and the senders got no DSACK
 #      (TcpExtTCPDSACKRecv).  The flows are ECN-capable (tcp_ecn=1 on
@@ -68,15 +70,18 @@ fit_mbit MBIT 20
 pc "$NS_B" class add dev pacer0 id 1 name both rate "${MBIT}mbit"
 pc "$NS_B" rule add dev pacer0 src 10.0.20.1/32 class 1
 
-# cpu_counts VAR: VAR_rx0 VAR_tx0 VAR_rx1 VAR_tx1 from pacerctl -s -s.
+# cpu_counts VAR: VAR_rx0 VAR_tx0 VAR_j0 VAR_rx1 VAR_tx1 VAR_j1 from
+# pacerctl -s -s (j: joined_packets).
 cpu_counts() {
 	eval "$(ip netns exec "$NS_B" pacerctl -j -s -s dev show dev pacer0 |
 		json_flat | awk -F '\t' -v v="$1" '
 			$1 ~ /^0[.]cpus[.][0-9]+[.]cpu$/ { split($1, p, "."); cpu[p[3]] = $2 }
 			$1 ~ /^0[.]cpus[.][0-9]+[.]rx_packets$/ { split($1, p, "."); rx[p[3]] = $2 }
 			$1 ~ /^0[.]cpus[.][0-9]+[.]tx_packets$/ { split($1, p, "."); tx[p[3]] = $2 }
+			$1 ~ /^0[.]cpus[.][0-9]+[.]joined_packets$/ { split($1, p, "."); jn[p[3]] = $2 }
 			END { for (i in cpu) if (cpu[i] < 2) {
-				print v "_rx" cpu[i] "=" rx[i]; print v "_tx" cpu[i] "=" tx[i] } }')"
+				print v "_rx" cpu[i] "=" rx[i]; print v "_tx" cpu[i] "=" tx[i]
+				print v "_j" cpu[i] "=" jn[i] + 0 } }')"
 }
 
 # two_flows TAG: both flows for SECS; sets BPS (their goodput together).
@@ -111,11 +116,13 @@ run_case() {
 	cpu_counts A
 	class_snap "$NS_B" pacer0 1 C
 	show_class "class 1 after the $1 run" C
-	rx0=$((A_rx0 - B_rx0)) tx0=$((A_tx0 - B_tx0))
-	rx1=$((A_rx1 - B_rx1)) tx1=$((A_tx1 - B_tx1))
-	log "$1: CPU 0 received $rx0 and re-injected $tx0; CPU 1 received $rx1 and re-injected $tx1"
-	check_within "$1: CPU 0 re-injected what it received" "$tx0" "$rx0" 5
-	check_within "$1: CPU 1 re-injected what it received" "$tx1" "$rx1" 5
+	rx0=$((A_rx0 - B_rx0)) tx0=$((A_tx0 - B_tx0)) j0=$((A_j0 - B_j0))
+	rx1=$((A_rx1 - B_rx1)) tx1=$((A_tx1 - B_tx1)) j1=$((A_j1 - B_j1))
+	log "$1: CPU 0 received $rx0 ($j0 joined CPU 1) and re-injected $tx0; CPU 1 received $rx1 ($j1 joined CPU 0) and re-injected $tx1"
+	check_eq "$1: CPU 0 re-injected what it received, less what joined CPU 1, plus what joined it" \
+		"$tx0" $((rx0 - j0 + j1))
+	check_eq "$1: CPU 1 re-injected what it received, less what joined CPU 0, plus what joined it" \
+		"$tx1" $((rx1 - j1 + j0))
 	check_eq "$1: class 1 dropped nothing (the flows are ECN-capable)" \
 		"$C_dropped_packets" 0
 	check_ge "$1: CPU 0 received a quarter or more of the packets" \

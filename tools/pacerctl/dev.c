@@ -66,6 +66,7 @@ static const struct nla_policy cpu_stats_policy[PACER_CPU_STATS_A_MAX + 1] = {
 	[PACER_CPU_STATS_A_CPU] = { .type = NLA_U32 },
 	[PACER_CPU_STATS_A_RX_PACKETS] = { .type = NLA_U64 },
 	[PACER_CPU_STATS_A_TX_PACKETS] = { .type = NLA_U64 },
+	[PACER_CPU_STATS_A_JOINED_PACKETS] = { .type = NLA_U64 },
 };
 
 static const struct nla_policy dev_stats_policy[PACER_DEV_STATS_MAX + 1] = {
@@ -110,6 +111,7 @@ struct pacer_dev {
 		uint32_t cpu;
 		uint64_t rx_packets;
 		uint64_t tx_packets;
+		uint64_t joined_packets;
 	} cpu[DEV_CPUS_MAX];
 	bool has_stats;
 	bool has[PACER_DEV_STATS_MAX + 1];
@@ -296,6 +298,9 @@ static int dev_decode_cpus(struct nlattr *nest, struct pacer_dev *dev)
 			nla_get_u64(tb[PACER_CPU_STATS_A_RX_PACKETS]);
 		dev->cpu[dev->ncpus].tx_packets =
 			nla_get_u64(tb[PACER_CPU_STATS_A_TX_PACKETS]);
+		dev->cpu[dev->ncpus].joined_packets =
+			tb[PACER_CPU_STATS_A_JOINED_PACKETS] ?
+			nla_get_u64(tb[PACER_CPU_STATS_A_JOINED_PACKETS]) : 0;
 		dev->ncpus++;
 	}
 	return 0;
@@ -329,7 +334,7 @@ static int dev_decode(struct nl_msg *msg, struct pacer_dev *dev)
 	return 0;
 }
 
-/* Text, -s -s: "    cpu 0 rx 1200 tx 1200"; JSON: a "cpus" array. */
+/* Text, -s -s: "    cpu 0 rx 1200 tx 1190 joined 10"; JSON: a "cpus" array. */
 static void dev_print_cpus(const struct pacer_dev *dev)
 {
 	int i;
@@ -342,6 +347,8 @@ static void dev_print_cpus(const struct pacer_dev *dev)
 			  dev->cpu[i].rx_packets);
 		print_u64(PRINT_ANY, "tx_packets", " tx %" PRIu64,
 			  dev->cpu[i].tx_packets);
+		print_u64(PRINT_ANY, "joined_packets", " joined %" PRIu64,
+			  dev->cpu[i].joined_packets);
 		close_json_object();
 	}
 	close_json_array();

@@ -178,11 +178,16 @@ enum pacer_dev_stats_attr {
  * @PACER_CPU_STATS_A_RX_PACKETS: u64, packets handed to the device there
  * @PACER_CPU_STATS_A_TX_PACKETS: u64, packets its shaper re-injected
  * @PACER_CPU_STATS_A_PAD: padding for 64-bit attributes
+ * @PACER_CPU_STATS_A_JOINED_PACKETS: u64, packets that arrived there and
+ *	joined their flow's packets queued on another CPU, whose shaper
+ *	re-injected them
  * @__PACER_CPU_STATS_A_MAX: internal
  * @PACER_CPU_STATS_A_MAX: highest attribute number
  *
  * Each CPU queues and re-injects the packets that arrive on it, except
- * those of a flow that has packets queued on another CPU already.
+ * those of a flow that has packets queued on another CPU already (joined):
+ * once a device is idle, a CPU's tx is its rx, less what it dropped and
+ * what joined elsewhere, plus what joined it from the other CPUs.
  */
 enum pacer_cpu_stats_attr {
 	PACER_CPU_STATS_A_UNSPEC,
@@ -190,6 +195,7 @@ enum pacer_cpu_stats_attr {
 	PACER_CPU_STATS_A_RX_PACKETS,
 	PACER_CPU_STATS_A_TX_PACKETS,
 	PACER_CPU_STATS_A_PAD,
+	PACER_CPU_STATS_A_JOINED_PACKETS,
 
 	__PACER_CPU_STATS_A_MAX,
 	PACER_CPU_STATS_A_MAX = __PACER_CPU_STATS_A_MAX - 1
