@@ -17,12 +17,15 @@
 #      on one CPU joins them there so as not to overtake them.  Exactly:
 #      tx0 = rx0 - joined0 + joined1, and the same for CPU 1; each CPU
 #      received a quarter or more;
-#    - no flow was reordered: the receiver queued no segment out of order
-#      (TcpExtTCPOFOQueue) and the senders got no DSACK
-#      (TcpExtTCPDSACKRecv).  The flows are ECN-capable (tcp_ecn=1 on
-#      both ends), so the class signals them with CE marks and drops
-#      nothing (checked): a drop would put the segments after it out of
-#      order at the receiver, which says nothing about pacer's order;
+#    - when no packet joined its flow on the other CPU (each flow's
+#      packets arrived on one CPU), no flow was reordered: the receiver
+#      queued no segment out of order (TcpExtTCPOFOQueue) and the senders
+#      got no DSACK (TcpExtTCPDSACKRecv).  When some did, the sender sent
+#      from both CPUs, and veth hands such segments to pacer through two
+#      per-CPU backlogs, in either order, so the count is only logged.
+#      The flows are ECN-capable (tcp_ecn=1 on both ends), so the class
+#      signals them with CE marks and drops nothing (checked): a drop
+#      would put the segments after it out of order at the receiver;
 #    - the class's invariant holds once traffic stops.
 # 2. The same flows through class 1 at 10 Gbit/s, which never limits: the
 #    same per-CPU and order checks.
@@ -129,10 +132,18 @@ run_case() {
 		$((rx0 * 4)) $((rx0 + rx1))
 	check_ge "$1: CPU 1 received a quarter or more of the packets" \
 		$((rx1 * 4)) $((rx0 + rx1))
-	check_eq "$1: segments the receiver queued out of order (TcpExtTCPOFOQueue delta)" \
-		$(($(snmp_counter "$NS_B" TcpExtTCPOFOQueue) - ofo0)) 0
-	check_eq "$1: DSACKs the senders got (TcpExtTCPDSACKRecv delta)" \
-		$(($(snmp_counter "$NS_A" TcpExtTCPDSACKRecv) - dsack0)) 0
+	ofo=$(($(snmp_counter "$NS_B" TcpExtTCPOFOQueue) - ofo0))
+	dsack=$(($(snmp_counter "$NS_A" TcpExtTCPDSACKRecv) - dsack0))
+	log "$1: $ofo segments queued out of order at the receiver, $dsack DSACKs at the senders"
+	if [ $((j0 + j1)) = 0 ]; then
+		check_eq "$1: segments the receiver queued out of order (TcpExtTCPOFOQueue delta)" "$ofo" 0
+		check_eq "$1: DSACKs the senders got (TcpExtTCPDSACKRecv delta)" "$dsack" 0
+	else
+		# Segments one flow sent from both CPUs pass the two CPUs'
+		# backlogs before pacer, in either order: what pacer keeps is
+		# the order they arrive in, which this bed cannot fix.
+		log "$1: $((j0 + j1)) packets joined their flow on the other CPU: the order is not asserted"
+	fi
 	check_class_invariant "$1: class 1" C
 }
 

@@ -131,8 +131,9 @@ printf '%s\n' "$js" | json_flat | awk -F '\t' '
 		}
 	}' | sort >"$TMPD/json.kv"
 awk '
-	# seconds with 9 decimals -> ns, exactly
-	function ns(s,   a) { split(s, a, "."); return (a[1] a[2]) + 0 }
+	# seconds with 9 decimals -> ns, exactly; without leading zeros,
+	# which busybox awk would read as octal ("0000001000" is 512)
+	function ns(s,   a, d) { split(s, a, "."); d = a[1] a[2]; sub(/^0+/, "", d); return d + 0 }
 	/^#/ || index($0, "class=\"1\"") == 0 { next }
 	{
 		name = $1; sub(/\{.*/, "", name); sub(/^pacer_class_/, "", name)
