@@ -19,8 +19,8 @@
 #      received a quarter or more;
 #    - when no packet joined its flow on the other CPU (each flow's
 #      packets arrived on one CPU), no flow was reordered: the receiver
-#      queued no segment out of order (TcpExtTCPOFOQueue) and the senders
-#      got no DSACK (TcpExtTCPDSACKRecv).  When some did, the sender sent
+#      queued no segment out of order (TcpExtTCPOFOQueue; DSACKs are only
+#      logged: a tail loss probe also causes them).  When some did, the sender sent
 #      from both CPUs, and veth hands such segments to pacer through two
 #      per-CPU backlogs, in either order, so the count is only logged.
 #      The flows are ECN-capable (tcp_ecn=1 on both ends), so the class
@@ -136,8 +136,9 @@ run_case() {
 	dsack=$(($(snmp_counter "$NS_A" TcpExtTCPDSACKRecv) - dsack0))
 	log "$1: $ofo segments queued out of order at the receiver, $dsack DSACKs at the senders"
 	if [ $((j0 + j1)) = 0 ]; then
+		# DSACKs are logged only: a tail loss probe at RTT ~0 resends
+		# a segment that was not lost, and its copy is DSACKed too.
 		check_eq "$1: segments the receiver queued out of order (TcpExtTCPOFOQueue delta)" "$ofo" 0
-		check_eq "$1: DSACKs the senders got (TcpExtTCPDSACKRecv delta)" "$dsack" 0
 	else
 		# Segments one flow sent from both CPUs pass the two CPUs'
 		# backlogs before pacer, in either order: what pacer keeps is
