@@ -27,7 +27,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/classlib.inc"
 
-require pacerctl tc jq ping
+require dash pacerctl tc jq ping
 PQ=$(cd "$(dirname "$0")" && pwd)/pacer-quick
 [ -f "$PQ" ] || skip "$PQ missing: run \"make -C selftests\" on the host (copies tools/pacer-quick)"
 
@@ -38,8 +38,10 @@ CONF=$TMPD/conf
 mkdir -p "$CONF"
 
 # pq ARGS...: pacer-quick in NS_B with the test's configuration directory.
+# With dash, Debian's /bin/sh: the guest's sh is busybox's, whose ip
+# applet would shadow iproute2's (no -j).
 pq() {
-	ip netns exec "$NS_B" env PACER_CONF_DIR="$CONF" sh "$PQ" "$@"
+	ip netns exec "$NS_B" env PACER_CONF_DIR="$CONF" dash "$PQ" "$@"
 }
 
 # redirects: the matchall filters on vethB's ingress, "PREF TO_DEV" each.
