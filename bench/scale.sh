@@ -74,10 +74,10 @@ load_pacer
 modprobe ifb numifbs=0
 modprobe pktgen
 veth_pair "$NS_S" vethS "$S_ADDR" "$NS_R" vethR "$R_ADDR"
-IPERF_PORT=5201
-jserver "$NS_R" "$R_ADDR"
-IPERF_PORT=5202
-jserver "$NS_R" "$R_ADDR"
+# An iperf3 server serves one client at a time: one per flow.
+for IPERF_PORT in 5201 5202 5203 5204; do
+	jserver "$NS_R" "$R_ADDR"
+done
 IPERF_PORT=5201
 
 echo "csv: commit,kernel,vcpus,workload,method,variant,round,value,unit"
@@ -161,7 +161,9 @@ ip_in() {
 }
 
 # pktgen_threads N: pktgen on CPUs 0 .. N-1, each sending 60-byte UDP
-# frames from vethS to R, to a port nobody listens on.
+# frames from vethS to R, to a port nobody listens on; thread t from
+# source port 9 + t, so that each CPU sends a flow of its own, as a NIC's
+# RSS hands each CPU flows of their own.
 pktgen_threads() {
 	local mac n=$1 t
 
@@ -175,8 +177,8 @@ pktgen_threads() {
 			cd /proc/net/pktgen || exit 1
 			echo 'add_device vethS@$t' >kpktgend_$t
 			for c in 'count 0' 'pkt_size 60' 'clone_skb 0' 'delay 0' \
-				'dst $R_ADDR' 'dst_mac $mac' 'udp_src_min 9' \
-				'udp_src_max 9' 'udp_dst_min 9' 'udp_dst_max 9'; do
+				'dst $R_ADDR' 'dst_mac $mac' 'udp_src_min $((9 + t))' \
+				'udp_src_max $((9 + t))' 'udp_dst_min 9' 'udp_dst_max 9'; do
 				echo \"\$c\" >vethS@$t
 			done"
 	done
@@ -205,11 +207,9 @@ tcp_rate() {
 
 	for i in $(seq 0 $((flows - 1))); do
 		bg ip netns exec "$NS_S" taskset -c $((i % 2)) \
-			iperf3 -c "$R_ADDR" -p $((5201 + i % 2)) -t "$secs" -J \
+			iperf3 -c "$R_ADDR" -p $((5201 + i)) -t "$secs" -J \
 			--get-server-output >"$TMPD/tcp-$i.json" 2>&1
 		pids="$pids $BGPID"
-		# Two clients of one server port start one after the other.
-		[ $((i % 2)) = 1 ] && sleep 0.3
 	done
 	i=0
 	for p in $pids; do
@@ -230,7 +230,6 @@ kmem() {
 
 # ------------------------------------------------------------- workloads
 
-# One flow gets one iperf3 server; four share two (two clients each).
 run_tcp() {
 	local m=$1 flows=$2 round=$3
 
