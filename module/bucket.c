@@ -112,6 +112,20 @@ u64 pacer_bucket_ready(struct pacer_bucket *b, u32 len, u64 now)
 EXPORT_SYMBOL_IF_KUNIT(pacer_bucket_ready);
 
 /**
+ * pacer_bucket_avail() - bytes the bucket's tokens pay for now
+ * @b: the bucket, brought up to date by pacer_bucket_ready()
+ *
+ * Return: bytes, 0 when it is in debt or empty.
+ */
+u32 pacer_bucket_avail(const struct pacer_bucket *b)
+{
+	if (b->tokens <= 0)
+		return 0;
+	return pacer_ns_to_len(b->rate, b->tokens);
+}
+EXPORT_SYMBOL_IF_KUNIT(pacer_bucket_avail);
+
+/**
  * pacer_bucket_charge() - take a packet's tokens after it was let go
  * @b: the bucket, brought up to date by pacer_bucket_ready()
  * @len: bytes the packet is charged

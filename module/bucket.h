@@ -27,6 +27,7 @@ u64 pacer_len_to_ns(u64 rate, u32 len);
 u64 pacer_ns_to_len(u64 rate, u64 ns);
 void pacer_bucket_config(struct pacer_bucket *b, u64 rate, u32 burst, u64 now);
 u64 pacer_bucket_ready(struct pacer_bucket *b, u32 len, u64 now);
+u32 pacer_bucket_avail(const struct pacer_bucket *b);
 void pacer_bucket_charge(struct pacer_bucket *b, u32 len);
 
 #endif /* _PACER_BUCKET_H */

@@ -2,27 +2,38 @@
 /*
  * pacer: classes.
  *
- * A class is a token bucket (plus an optional ceil bucket) in front of a
- * fair queue.  Packets always go through the queue; the device's NAPI poll
- * takes from it whatever the buckets allow and leaves the rest for the
- * device timer.  All of a class's state, counters included, is under the
- * class's own lock: the data path takes it anyway, so counters cost no
- * extra atomics and a reader sees them consistent with the backlog.
+ * A class is a token bucket (plus an optional ceil bucket) shared by all
+ * CPUs, in front of a fair queue on each CPU.  A packet is queued on the
+ * CPU it arrived on and released by that CPU's shaper, so the spreading
+ * of a NIC's RSS survives pacer.  The CPUs share the class's rate by
+ * claiming its tokens a batch at a time (about a millisecond of the rate)
+ * under the class's lock, then spending them without it: the shared
+ * cache line is written once per batch, not per packet.
+ *
+ * A flow's packets are all on one CPU: the first packet of a flow claims
+ * its hash bucket for the queue of the CPU it arrived on, and later
+ * packets of that flow join it there, whatever CPU they arrive on, until
+ * the bucket is empty again.  So a flow is never reordered, even when its
+ * packets move between CPUs.
+ *
+ * All of a class's state on a CPU - its queue, the flows it owns, its
+ * claimed tokens and counters - is under that CPU's shaper lock, taken by
+ * the CPU itself on arrival and release, and by another CPU only for a
+ * flow that moved; the lock nests outside the class's bucket lock.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/etherdevice.h>
-#include <linux/ip.h>
-#include <linux/ipv6.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
 
+#include "compat.h"
 #include "ecn.h"
 #include "pacer.h"
+#include "reinject.h"
 #include "testing.h"
 
-#define PACER_FLOWS		1024
 #define PACER_DEFAULT_TARGET_US	5000
 #define PACER_DEFAULT_LIMIT_US	100000
 #define PACER_BURST_TIME_NS	(10 * NSEC_PER_MSEC)
@@ -38,41 +49,17 @@
  * packet is charged as the bytes it has.
  */
 #define PACER_GSO_HDR_MAX	256
-
+/* At and above this rate a GSO packet stays whole (gso auto), as cake does. */
+#define PACER_GSO_SPLIT_BELOW	1000000000ULL
+/*
+ * What a CPU claims from the class's bucket at a time: a millisecond of
+ * the rate, within bounds.  The tokens a CPU holds but does not spend are
+ * at most this much: the error it adds to the rate, and to a burst.
+ */
+#define PACER_CLAIM_NS		NSEC_PER_MSEC
+#define PACER_CLAIM_MAX		(256 << 10)
 /* How often a reader retries a copy before it takes the lock. */
 #define PACER_READ_TRIES	4
-
-/*
- * Every change to a class's state happens under its lock and inside its
- * seqcount, so that readers can copy it without the lock.
- */
-static void pacer_class_lock(struct pacer_class *cl)
-	__acquires(&cl->lock)
-{
-	spin_lock(&cl->lock);
-	write_seqcount_begin(&cl->seq);
-}
-
-static void pacer_class_unlock(struct pacer_class *cl)
-	__releases(&cl->lock)
-{
-	write_seqcount_end(&cl->seq);
-	spin_unlock(&cl->lock);
-}
-
-static void pacer_class_lock_bh(struct pacer_class *cl)
-	__acquires(&cl->lock)
-{
-	spin_lock_bh(&cl->lock);
-	write_seqcount_begin(&cl->seq);
-}
-
-static void pacer_class_unlock_bh(struct pacer_class *cl)
-	__releases(&cl->lock)
-{
-	write_seqcount_end(&cl->seq);
-	spin_unlock_bh(&cl->lock);
-}
 
 /**
  * pacer_class_cfg_defaults() - the configuration of a new class
@@ -83,6 +70,7 @@ void pacer_class_cfg_defaults(struct pacer_class_cfg *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->limit_us = PACER_DEFAULT_LIMIT_US;
 	cfg->target_us = PACER_DEFAULT_TARGET_US;
+	cfg->gso = PACER_GSO_AUTO;
 }
 
 static u32 pacer_cfg_burst(const struct pacer_class_cfg *cfg)
@@ -110,33 +98,118 @@ static u32 pacer_cfg_limit(const struct pacer_class_cfg *cfg, u32 burst)
 		     burst);
 }
 
+static bool pacer_cfg_split_gso(const struct pacer_class_cfg *cfg)
+{
+	switch (cfg->gso) {
+	case PACER_GSO_SPLIT:
+		return cfg->rate;
+	case PACER_GSO_KEEP:
+		return false;
+	default:
+		return cfg->rate && cfg->rate < PACER_GSO_SPLIT_BELOW;
+	}
+}
+
+static struct pacer_class_params *
+pacer_class_params_new(const struct pacer_class_cfg *cfg, u32 mtu)
+{
+	struct pacer_class_params *p = kzalloc(sizeof(*p), PACER_GFP);
+
+	if (!p)
+		return NULL;
+	p->cfg = *cfg;
+	p->burst = pacer_cfg_burst(cfg);
+	p->limit = pacer_cfg_limit(cfg, p->burst);
+	p->claim = cfg->rate ? clamp_t(u64, pacer_ns_to_len(cfg->rate,
+							     PACER_CLAIM_NS),
+				       1, PACER_CLAIM_MAX) : 0;
+	p->split_gso = pacer_cfg_split_gso(cfg);
+	p->codel.target = (u64)cfg->target_us * NSEC_PER_USEC;
+	p->codel.interval = PACER_CODEL_INTERVAL_NS;
+	p->codel.mtu = mtu;
+	return p;
+}
+
+static u32 pacer_class_mtu(const struct pacer_class *cl)
+{
+	return READ_ONCE(cl->pd->dev->mtu) + ETH_HLEN;
+}
+
+/* Under RTNL, or of a class nobody else sees yet. */
+static struct pacer_class_params *pacer_class_params(struct pacer_class *cl)
+{
+	return rcu_dereference_protected(cl->params, true);
+}
+
 /**
  * pacer_class_burst() - the bucket size in use
  * @cl: the class
  *
+ * Context: RCU read side or RTNL.
  * Return: bytes (0 for an unlimited class).
  */
-u32 pacer_class_burst(const struct pacer_class *cl)
+u32 pacer_class_burst(struct pacer_class *cl)
 {
-	return READ_ONCE(cl->burst);
+	return rcu_dereference_rtnl(cl->params)->burst;
 }
 
-/* Caller holds cl->lock, or owns a class nobody else sees yet. */
-static void __pacer_class_apply(struct pacer_class *cl,
-				const struct pacer_class_cfg *cfg, u64 now)
+/**
+ * pacer_class_limit() - the queue limit in use
+ * @cl: the class
+ *
+ * Context: RCU read side or RTNL.
+ * Return: bytes.
+ */
+u32 pacer_class_limit(struct pacer_class *cl)
 {
-	u32 mtu = READ_ONCE(cl->pd->dev->mtu) + ETH_HLEN;
+	return rcu_dereference_rtnl(cl->params)->limit;
+}
 
-	cl->cfg = *cfg;
-	WRITE_ONCE(cl->burst, pacer_cfg_burst(cfg));
-	cl->limit = pacer_cfg_limit(cfg, cl->burst);
-	cl->codel.target = (u64)cfg->target_us * NSEC_PER_USEC;
-	cl->codel.interval = PACER_CODEL_INTERVAL_NS;
-	cl->codel.mtu = mtu;
-	cl->queue.quantum = mtu;
-	pacer_bucket_config(&cl->bucket, cfg->rate, cl->burst, now);
-	/* The ceil bucket holds one packet: ceil bounds back-to-back bursts. */
-	pacer_bucket_config(&cl->peak, cfg->ceil, mtu, now);
+/*
+ * Every change to a class's state on a CPU happens under that CPU's
+ * shaper lock and inside the class's seqcount there, so that readers can
+ * copy it without the lock.
+ */
+static void pacer_class_cpu_lock(struct pacer_class_cpu *cc)
+	__acquires(&cc->sh->lock)
+{
+	spin_lock(&cc->sh->lock);
+	write_seqcount_begin(&cc->seq);
+}
+
+static void pacer_class_cpu_unlock(struct pacer_class_cpu *cc)
+	__releases(&cc->sh->lock)
+{
+	write_seqcount_end(&cc->seq);
+	spin_unlock(&cc->sh->lock);
+}
+
+/* The buckets' configuration; the caller holds cl->lock or owns @cl. */
+static void pacer_class_config_buckets(struct pacer_class *cl,
+				       const struct pacer_class_params *p,
+				       u32 mtu, u64 now)
+{
+	pacer_bucket_config(&cl->bucket, p->cfg.rate, p->burst, now);
+	/* The ceil bucket holds one frame: ceil bounds back-to-back bursts. */
+	pacer_bucket_config(&cl->peak, p->cfg.ceil, mtu, now);
+}
+
+/* Each CPU's view: the DRR quantum, and no tokens claimed at old terms. */
+static void pacer_class_config_cpus(struct pacer_class *cl, u32 mtu)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct pacer_class_cpu *cc = per_cpu_ptr(cl->cpu, cpu);
+
+		spin_lock_bh(&cc->sh->lock);
+		write_seqcount_begin(&cc->seq);
+		cc->queue.quantum = mtu;
+		cc->credit = 0;
+		cc->peak_credit = 0;
+		write_seqcount_end(&cc->seq);
+		spin_unlock_bh(&cc->sh->lock);
+	}
 }
 
 /**
@@ -145,31 +218,46 @@ static void __pacer_class_apply(struct pacer_class *cl,
  * @id: its id
  * @cfg: its configuration, already validated
  *
- * Context: process context, may sleep.
- * Return: the class with one reference (the caller's, for the class
- * table), or NULL on allocation failure.
+ * Context: process context, may sleep; charged to the caller's memcg.
+ * Return: the class (the caller puts it in the class table), or NULL on
+ * allocation failure.
  */
 struct pacer_class *pacer_class_create(struct pacer_dev *pd, u16 id,
 				       const struct pacer_class_cfg *cfg)
 {
-	u32 quantum = READ_ONCE(pd->dev->mtu) + ETH_HLEN;
+	u32 mtu = READ_ONCE(pd->dev->mtu) + ETH_HLEN;
+	struct pacer_class_params *p;
 	struct pacer_class *cl;
+	int cpu;
 
-	/* Charged to the memory cgroup of whoever creates the class. */
 	cl = kzalloc(sizeof(*cl), PACER_GFP);
 	if (!cl)
 		return NULL;
-	if (pacer_queue_init(&cl->queue, PACER_FLOWS, quantum, PACER_GFP)) {
+	cl->cpu = alloc_percpu_gfp(struct pacer_class_cpu, PACER_GFP);
+	p = pacer_class_params_new(cfg, mtu);
+	if (!cl->cpu || !p) {
+		free_percpu(cl->cpu);
+		kfree(p);
 		kfree(cl);
 		return NULL;
 	}
 	cl->pd = pd;
 	cl->id = id;
 	spin_lock_init(&cl->lock);
-	seqcount_spinlock_init(&cl->seq, &cl->lock);
-	INIT_LIST_HEAD(&cl->active_node);
-	refcount_set(&cl->refcnt, 1);
-	__pacer_class_apply(cl, cfg, ktime_get_ns());
+	pacer_flow_init(&cl->overflow);
+	atomic64_set(&cl->backlog, 0);
+	atomic64_set(&cl->backlog_peak, 0);
+	for_each_possible_cpu(cpu) {
+		struct pacer_class_cpu *cc = per_cpu_ptr(cl->cpu, cpu);
+
+		cc->cl = cl;
+		cc->sh = per_cpu_ptr(pd->shapers, cpu);
+		INIT_LIST_HEAD(&cc->active_node);
+		pacer_queue_init(&cc->queue, mtu);
+		seqcount_spinlock_init(&cc->seq, &cc->sh->lock);
+	}
+	pacer_class_config_buckets(cl, p, mtu, ktime_get_ns());
+	RCU_INIT_POINTER(cl->params, p);
 	return cl;
 }
 
@@ -179,50 +267,120 @@ struct pacer_class *pacer_class_create(struct pacer_dev *pd, u16 id,
  * @cfg: the new configuration, already validated
  *
  * Queued packets stay queued in their order; the buckets keep their
- * tokens.  The device is kicked so a faster rate takes effect at once.
+ * tokens.  The caller kicks the shapers so that a faster rate takes
+ * effect at once.
+ *
+ * Context: RTNL held, may sleep.
+ * Return: 0 or -ENOMEM (then nothing changed).
  */
-void pacer_class_apply(struct pacer_class *cl,
-		       const struct pacer_class_cfg *cfg)
+int pacer_class_apply(struct pacer_class *cl, const struct pacer_class_cfg *cfg)
 {
-	pacer_class_lock_bh(cl);
-	__pacer_class_apply(cl, cfg, ktime_get_ns());
-	pacer_class_unlock_bh(cl);
-	pacer_dev_kick(cl->pd);
+	u32 mtu = pacer_class_mtu(cl);
+	struct pacer_class_params *p, *old = pacer_class_params(cl);
+
+	p = pacer_class_params_new(cfg, mtu);
+	if (!p)
+		return -ENOMEM;
+	spin_lock_bh(&cl->lock);
+	pacer_class_config_buckets(cl, p, mtu, ktime_get_ns());
+	rcu_assign_pointer(cl->params, p);
+	spin_unlock_bh(&cl->lock);
+	pacer_class_config_cpus(cl, mtu);
+	kfree_rcu(old, rcu);
+	return 0;
+}
+
+/**
+ * pacer_class_set_mtu() - follow a change of the device MTU
+ * @cl: the class
+ * @mtu: the new frame size (MTU and Ethernet header)
+ *
+ * The DRR quantum, the ceil bucket and the size below which a flow is
+ * never marked are one frame.  CoDel's MTU is read with the parameters,
+ * so it follows at the next configuration change; until then it differs
+ * by the change, which only moves where a sparse flow ends.
+ *
+ * Context: RTNL held.
+ */
+void pacer_class_set_mtu(struct pacer_class *cl, u32 mtu)
+{
+	const struct pacer_class_params *p = pacer_class_params(cl);
+
+	spin_lock_bh(&cl->lock);
+	pacer_bucket_config(&cl->peak, p->cfg.ceil, mtu, ktime_get_ns());
+	spin_unlock_bh(&cl->lock);
+	pacer_class_config_cpus(cl, mtu);
 }
 
 static void pacer_class_free_rcu(struct rcu_head *head)
 {
 	struct pacer_class *cl = container_of(head, struct pacer_class, rcu);
 
-	pacer_queue_destroy(&cl->queue);
+	kfree(rcu_dereference_protected(cl->params, true));
+	free_percpu(cl->cpu);
 	kfree(cl);
 }
 
 /**
- * pacer_class_put() - drop a reference; the last one frees the class after
- *	an RCU grace period
- * @cl: the class
+ * pacer_class_free() - free a class after an RCU grace period
+ * @cl: a class no packet can reach any more (flushed, out of the table)
  */
-void pacer_class_put(struct pacer_class *cl)
+void pacer_class_free(struct pacer_class *cl)
 {
-	if (refcount_dec_and_test(&cl->refcnt))
-		call_rcu(&cl->rcu, pacer_class_free_rcu);
+	call_rcu(&cl->rcu, pacer_class_free_rcu);
 }
 
-/* Caller holds cl->lock; @skb is freed by the caller after unlocking. */
-static void pacer_class_count_drop(struct pacer_class *cl, struct sk_buff *skb,
+/*
+ * Caller holds the shaper lock of @cc; @skb is freed after unlocking, with
+ * pacer_class_free_dropped().
+ */
+static void pacer_class_count_drop(struct pacer_class_cpu *cc,
+				   struct sk_buff *skb,
 				   enum pacer_drop_reason reason)
 {
-	cl->stats.dropped_packets++;
-	cl->stats.dropped_bytes += skb->len;
-	cl->stats.drops[reason]++;
-	pacer_dev_count_drop(cl->pd, reason, skb->len);
+	pacer_class_stats_drop(&cc->stats, reason, skb->len);
+	pacer_stats_drop(this_cpu_ptr(cc->cl->pd->stats), reason, skb->len);
+	pacer_skb_cb(skb)->drop = reason;
 }
 
-/* Caller holds cl->lock: a dequeued packet no longer holds device memory. */
-static void pacer_class_unqueue(struct pacer_class *cl, struct sk_buff *skb)
+/**
+ * pacer_skb_drop_reason() - the kernel's drop reason closest to pacer's,
+ *	so that dropwatch and the skb:kfree_skb tracepoint tell them apart
+ * @reason: pacer's
+ *
+ * Return: the kernel's.
+ */
+enum skb_drop_reason pacer_skb_drop_reason(enum pacer_drop_reason reason)
 {
-	percpu_counter_add_batch(&cl->pd->mem, -(s64)skb->truesize,
+	switch (reason) {
+	case PACER_DROP_QUEUE_LIMIT:
+		return SKB_DROP_REASON_QDISC_DROP;
+	case PACER_DROP_MEMORY:
+		return SKB_DROP_REASON_NOMEM;
+	default:
+		/* The device it came from, or its class, or pacer0, is gone. */
+		return SKB_DROP_REASON_DEV_READY;
+	}
+}
+
+/* Free a list of packets pacer_class_count_drop() counted. */
+static void pacer_class_free_dropped(struct sk_buff *list)
+{
+	struct sk_buff *next;
+
+	for (; list; list = next) {
+		next = list->next;
+		skb_mark_not_on_list(list);
+		kfree_skb_reason(list,
+				 pacer_skb_drop_reason(pacer_skb_cb(list)->drop));
+	}
+}
+
+/* A packet left @cc's queue: it holds no class backlog or device memory. */
+static void pacer_class_unqueue(struct pacer_class_cpu *cc, struct sk_buff *skb)
+{
+	atomic64_sub(skb->len, &cc->cl->backlog);
+	percpu_counter_add_batch(&cc->cl->pd->mem, -(s64)skb->truesize,
 				 PACER_MEM_BATCH);
 }
 
@@ -278,85 +436,191 @@ u32 pacer_charge_len(const struct sk_buff *skb,
 }
 EXPORT_SYMBOL_IF_KUNIT(pacer_charge_len);
 
-static u64 pacer_class_ready(struct pacer_class *cl, u32 charge, u64 now)
+/*
+ * Whether a packet charged @charge bytes may leave @cc now; if not, *@due
+ * is when it may.  The CPU spends the tokens it claimed; when they run
+ * short it claims more from the class's buckets, a batch at a time.  A
+ * packet larger than the bucket needs only a full bucket, and leaves the
+ * bucket in debt.  Caller holds @cc's shaper lock.
+ */
+static bool pacer_class_cpu_ready(struct pacer_class_cpu *cc,
+				  const struct pacer_class_params *p,
+				  u32 charge, u64 now, u64 *due)
 {
-	return max(pacer_bucket_ready(&cl->bucket, charge, now),
-		   pacer_bucket_ready(&cl->peak, charge, now));
+	struct pacer_class *cl = cc->cl;
+	bool ceil = p->cfg.ceil;
+	u32 need, peak_need = 0;
+	u64 t;
+
+	if (!p->cfg.rate)
+		return true;
+	need = charge > cc->credit ? charge - cc->credit : 0;
+	if (ceil)
+		peak_need = charge > cc->peak_credit ?
+			    charge - cc->peak_credit : 0;
+	if (!need && !peak_need)
+		return true;
+
+	spin_lock(&cl->lock);
+	t = need ? pacer_bucket_ready(&cl->bucket, need, now) : now;
+	if (peak_need)
+		t = max(t, pacer_bucket_ready(&cl->peak, peak_need, now));
+	if (t > now) {
+		spin_unlock(&cl->lock);
+		*due = t;
+		return false;
+	}
+	if (need) {
+		u32 grant = max(need, min(p->claim,
+					  pacer_bucket_avail(&cl->bucket)));
+
+		pacer_bucket_charge(&cl->bucket, grant);
+		cc->credit += grant;
+	}
+	if (peak_need) {
+		/* A frame's worth deep: claimed packet by packet. */
+		pacer_bucket_charge(&cl->peak, peak_need);
+		cc->peak_credit += peak_need;
+	}
+	spin_unlock(&cl->lock);
+	return true;
 }
 
-/* Queue one packet (or one segment of a split GSO packet). */
-static void pacer_class_enqueue_one(struct pacer_class *cl,
-				    struct sk_buff *skb, u32 hash)
+static void pacer_class_cpu_spend(struct pacer_class_cpu *cc,
+				  const struct pacer_class_params *p,
+				  u32 charge)
 {
+	if (!p->cfg.rate)
+		return;
+	cc->credit -= min(charge, cc->credit);
+	if (p->cfg.ceil)
+		cc->peak_credit -= min(charge, cc->peak_credit);
+}
+
+/*
+ * Lock the shaper of the queue that holds, or is to hold, the packets of
+ * flow *@flowp of @cl, and return that queue's class on its CPU.  A flow
+ * another queue holds is joined there, on whatever CPU; a free flow is
+ * claimed for this CPU.  A flow another class holds sends the packet to
+ * @cl's overflow flow, and so do later packets of the same hash while
+ * the overflow flow has some of theirs, so that none overtakes them.
+ */
+static struct pacer_class_cpu *pacer_class_lock_flow(struct pacer_class *cl,
+						     struct pacer_flow **flowp,
+						     u32 hash)
+	__acquires(&cc->sh->lock)
+{
+	struct pacer_class_cpu *mine = this_cpu_ptr(cl->cpu), *cc;
+	struct pacer_flow *flow = *flowp;
+	u64 bit = BIT_ULL(hash % 64);
+
+	for (;;) {
+		/*
+		 * Pairs with the release in pacer_flow_let_go(): a flow seen
+		 * free is seen empty and off its last owner's lists.
+		 */
+		struct pacer_queue *owner = smp_load_acquire(&flow->owner);
+
+		if (owner) {
+			cc = container_of(owner, struct pacer_class_cpu, queue);
+			if (cc->cl != cl) {
+				flow = &cl->overflow;
+				continue;
+			}
+			pacer_class_cpu_lock(cc);
+			if (READ_ONCE(flow->owner) == owner)
+				break;
+			pacer_class_cpu_unlock(cc);
+			continue;
+		}
+		if (flow != &cl->overflow && READ_ONCE(cl->overflow.owner) &&
+		    (READ_ONCE(cl->overflow.hashes) & bit)) {
+			flow = &cl->overflow;
+			continue;
+		}
+		cc = mine;
+		pacer_class_cpu_lock(cc);
+		if (!cmpxchg(&flow->owner, NULL, &cc->queue))
+			break;
+		pacer_class_cpu_unlock(cc);
+	}
+	if (flow == &cl->overflow)
+		WRITE_ONCE(flow->hashes, flow->hashes | bit);
+	*flowp = flow;
+	return cc;
+}
+
+static void pacer_class_peak(struct pacer_class *cl, s64 backlog)
+{
+	s64 peak = atomic64_read(&cl->backlog_peak);
+
+	while (backlog > peak) {
+		s64 old = atomic64_cmpxchg(&cl->backlog_peak, peak, backlog);
+
+		if (old == peak)
+			break;
+		peak = old;
+	}
+}
+
+/*
+ * Queue one packet (or one segment of a split GSO packet) in @flow of
+ * @cc; @victims collects what was dropped, freed after unlocking.
+ */
+static void pacer_class_enqueue_one(struct pacer_class_cpu *cc,
+				    struct pacer_flow *flow,
+				    const struct pacer_class_params *p,
+				    struct sk_buff *skb, u64 now,
+				    struct sk_buff **victims)
+{
+	struct pacer_class *cl = cc->cl;
 	struct pacer_dev *pd = cl->pd;
 	struct pacer_skb_cb *cb = pacer_skb_cb(skb);
-	struct sk_buff *victims = NULL, *victim;
-	u64 now = ktime_get_ns();
-	bool wake = false;
+	struct sk_buff *victim;
+	u64 due;
 
-	pacer_dev_count_rx(pd, skb->len);
-	pacer_class_lock(cl);
-	cl->stats.rx_packets++;
-	cl->stats.rx_bytes += skb->len;
+	pacer_stats_rx(this_cpu_ptr(pd->stats), skb->len);
+	pacer_class_stats_rx(&cc->stats, skb->len);
 
-	if (unlikely(cl->dead)) {
-		pacer_class_count_drop(cl, skb, PACER_DROP_FLUSH);
+	if (unlikely(READ_ONCE(cl->dead))) {
+		pacer_class_count_drop(cc, skb, PACER_DROP_FLUSH);
 		goto drop;
 	}
 	if (unlikely(percpu_counter_read(&pd->mem) + skb->truesize >
-		     PACER_MEM_LIMIT)) {
-		pacer_class_count_drop(cl, skb, PACER_DROP_MEMORY);
+		     READ_ONCE(pd->max_memory))) {
+		pacer_class_count_drop(cc, skb, PACER_DROP_MEMORY);
 		goto drop;
 	}
 
-	/* txqueuelen 0: a class may queue nothing at all. */
-	if (unlikely(!READ_ONCE(pd->dev->tx_queue_len))) {
-		pacer_class_count_drop(cl, skb, PACER_DROP_QUEUE_LIMIT);
-		goto drop;
+	/*
+	 * Make room at the expense of whichever flow built the backlog here;
+	 * if the backlog is on other CPUs, the arriving packet goes.
+	 */
+	while (atomic64_read(&cl->backlog) + skb->len > p->limit) {
+		victim = pacer_queue_take_fattest(&cc->queue);
+		if (!victim) {
+			pacer_class_count_drop(cc, skb, PACER_DROP_QUEUE_LIMIT);
+			goto drop;
+		}
+		pacer_class_unqueue(cc, victim);
+		pacer_class_count_drop(cc, victim, PACER_DROP_QUEUE_LIMIT);
+		victim->next = *victims;
+		*victims = victim;
 	}
 
 	cb->enqueue_ns = now;
 	cb->ecn_marked = false;
-	cb->charge = pacer_charge_len(skb, &cl->cfg);
-	cb->delayed = cl->queue.backlog_packets ||
-		      pacer_class_ready(cl, cb->charge, now) > now;
-
-	/* Make room at the expense of whichever flow built the backlog. */
-	while (cl->queue.backlog_packets &&
-	       (cl->queue.backlog_bytes + skb->len > cl->limit ||
-		cl->queue.backlog_packets >= READ_ONCE(pd->dev->tx_queue_len))) {
-		victim = pacer_queue_take_fattest(&cl->queue);
-		pacer_class_unqueue(cl, victim);
-		pacer_class_count_drop(cl, victim, PACER_DROP_QUEUE_LIMIT);
-		victim->next = victims;
-		victims = victim;
-	}
-
-	pacer_queue_add(&cl->queue, skb, hash);
+	cb->charge = pacer_charge_len(skb, &p->cfg);
+	cb->delayed = cc->queue.backlog_packets ||
+		      !pacer_class_cpu_ready(cc, p, cb->charge, now, &due);
+	pacer_queue_add(&cc->queue, flow, skb, cl->id);
+	pacer_class_peak(cl, atomic64_add_return(skb->len, &cl->backlog));
 	percpu_counter_add_batch(&pd->mem, skb->truesize, PACER_MEM_BATCH);
-	if (cl->queue.backlog_bytes > cl->stats.backlog_peak_bytes)
-		cl->stats.backlog_peak_bytes = cl->queue.backlog_bytes;
-	if (!test_and_set_bit(0, &cl->scheduled)) {
-		/* Safe: not dead, so the class table still holds a ref. */
-		refcount_inc(&cl->refcnt);
-		wake = true;
-	}
-	pacer_class_unlock(cl);
-
-	kfree_skb_list(victims);
-	if (wake)
-		llist_add(&cl->wake_node, &pd->wake);
-	/*
-	 * Poll on every arrival, as a qdisc is run on every enqueue: packets
-	 * due since the timer was armed leave now, not when softirq load
-	 * lets the timer run.  Cheap when the NAPI context is scheduled.
-	 */
-	pacer_dev_kick(pd);
 	return;
 
 drop:
-	pacer_class_unlock(cl);
-	kfree_skb(skb);
+	skb->next = *victims;
+	*victims = skb;
 }
 
 /**
@@ -364,73 +628,70 @@ drop:
  * @cl: the class, found under RCU
  * @skb: the packet; consumed
  * @hash: its flow, from pacer_flow_hash(); its segments share it
+ * @here: the shaper of this CPU
  *
- * A rate-limited class splits GSO packets into their segments, as cake
- * does below gigabit rates: the segments are paced one by one, DRR serves
- * flows at MTU granularity, and a limit drop costs a TCP sender one
- * segment instead of up to 45.
+ * A class below 1 Gbit/s (or with "gso split") splits GSO packets into
+ * their segments, as cake does: the segments are paced one by one, DRR
+ * serves flows at MTU granularity, and a limit drop costs a TCP sender
+ * one segment instead of up to 45.  Faster classes keep them whole,
+ * charged as their segments: splitting costs more than it smooths there.
+ * The segments go into their flow in one go, under one lock.
  *
- * Context: BH disabled (the device's xmit).
+ * Context: BH disabled (the device's xmit), RCU read side.
+ * Return: true if @here has a packet it should look at now.
  */
-void pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
-			 u32 hash)
+bool pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
+			 u32 hash, struct pacer_shaper *here)
 {
-	struct sk_buff *segs, *seg, *next;
+	const struct pacer_class_params *p = rcu_dereference_bh(cl->params);
+	struct pacer_flows *flows = cl->pd->flows;
+	struct pacer_flow *flow = &flows->flow[hash & flows->mask];
+	struct sk_buff *victims = NULL, *segs, *next;
+	struct pacer_class_cpu *cc;
+	u64 now = ktime_get_ns();
+	bool kick;
 
-	if (!skb_is_gso(skb) || !READ_ONCE(cl->cfg.rate)) {
-		pacer_class_enqueue_one(cl, skb, hash);
-		return;
+	if (skb_is_gso(skb) && p->split_gso) {
+		segs = skb_gso_segment(skb, netif_skb_features(skb) &
+					    ~NETIF_F_GSO_MASK);
+		/* Not splittable: paced whole, charged as its segments. */
+		if (!IS_ERR_OR_NULL(segs)) {
+			consume_skb(skb);
+			skb = segs;
+		}
 	}
 
-	segs = skb_gso_segment(skb, netif_skb_features(skb) &
-				    ~NETIF_F_GSO_MASK);
-	if (IS_ERR_OR_NULL(segs)) {
-		/* Not splittable: pace it whole, charged as its segments. */
-		pacer_class_enqueue_one(cl, skb, hash);
-		return;
+	cc = pacer_class_lock_flow(cl, &flow, hash);
+	skb_list_walk_safe(skb, skb, next) {
+		skb_mark_not_on_list(skb);
+		if (cc->sh != here)
+			pacer_stats_joined(this_cpu_ptr(cl->pd->stats));
+		pacer_class_enqueue_one(cc, flow, p, skb, now, &victims);
 	}
-	consume_skb(skb);
-	skb_list_walk_safe(segs, seg, next) {
-		skb_mark_not_on_list(seg);
-		pacer_class_enqueue_one(cl, seg, hash);
+	/* Everything dropped before it got in: the flow is anyone's again. */
+	pacer_flow_unclaim(flow);
+	kick = cc->sh == here;
+	if (cc->queue.backlog_packets && list_empty(&cc->active_node)) {
+		list_add_tail(&cc->active_node, &cc->sh->active);
+		/*
+		 * A flow joined on another CPU whose queue was idle: that
+		 * CPU's poll is re-injecting the flow's last packets, and
+		 * polls again when done (pacer_flows_sent()).
+		 */
+		if (!kick)
+			cc->sh->joined = true;
 	}
-}
+	/*
+	 * Here, poll on every arrival, as a qdisc is run on every enqueue:
+	 * packets due since the timer was armed leave now.  A flow joined on
+	 * another CPU is in a queue that CPU's shaper is busy with already:
+	 * a flow has an owner only while its queue is on the active list or
+	 * its last packets are being re-injected there.
+	 */
+	pacer_class_cpu_unlock(cc);
 
-/**
- * pacer_hist_bucket() - the sojourn histogram's bucket for a sojourn
- * @sojourn_ns: nanoseconds
- *
- * Return: i such that the sojourn is at most 2^i us (bucket 0: up to
- * 1 us), or the last bucket.
- */
-unsigned int pacer_hist_bucket(u64 sojourn_ns)
-{
-	u32 rem;
-	/* Rounded up, without the overflow of adding 999 first. */
-	u64 us = div_u64_rem(sojourn_ns, NSEC_PER_USEC, &rem) + !!rem;
-
-	if (us <= 1)
-		return 0;
-	return min_t(unsigned int, fls64(us - 1), PACER_HIST_BUCKETS - 1);
-}
-EXPORT_SYMBOL_IF_KUNIT(pacer_hist_bucket);
-
-/* Caller holds cl->lock. */
-static void pacer_class_count_tx(struct pacer_class *cl, struct sk_buff *skb,
-				 u64 sojourn)
-{
-	struct pacer_class_stats *st = &cl->stats;
-
-	st->tx_packets++;
-	st->tx_bytes += skb->len;
-	if (pacer_skb_cb(skb)->delayed) {
-		st->delayed_packets++;
-		st->delayed_bytes += skb->len;
-	}
-	st->delay_ns_total += sojourn;
-	if (sojourn > st->delay_ns_max)
-		st->delay_ns_max = sojourn;
-	st->hist[pacer_hist_bucket(sojourn)]++;
+	pacer_class_free_dropped(victims);
+	return kick;
 }
 
 /*
@@ -444,91 +705,91 @@ static void pacer_class_count_tx(struct pacer_class *cl, struct sk_buff *skb,
  * queued) are left alone.
  */
 static bool pacer_class_should_mark(struct pacer_class *cl,
+				    const struct pacer_class_params *p,
 				    struct pacer_flow *flow, u64 sojourn,
 				    u64 now)
 {
-	if (pacer_codel_should_mark(flow, &cl->codel, sojourn, now))
+	if (pacer_codel_should_mark(flow, &p->codel, sojourn, now))
 		return true;
-	return cl->queue.backlog_bytes >= cl->limit / 4 &&
-	       flow->backlog > cl->codel.mtu;
+	return atomic64_read(&cl->backlog) >= p->limit / 4 &&
+	       flow->backlog > p->codel.mtu;
+}
+
+static void pacer_class_mark(struct pacer_class_cpu *cc, struct sk_buff *skb)
+{
+	switch (pacer_ecn_mark(skb)) {
+	case PACER_ECN_MARKED:
+		pacer_skb_cb(skb)->ecn_marked = true;
+		cc->stats.ecn_marked++;
+		break;
+	case PACER_ECN_UNPARSED:
+		cc->stats.ecn_unparsed++;
+		pacer_stats_ecn_unparsed(this_cpu_ptr(cc->cl->pd->stats));
+		break;
+	case PACER_ECN_NOT_ECT:
+		break;
+	}
 }
 
 /**
  * pacer_class_dequeue() - take the packets the buckets let go now
- * @cl: the class, on the device's active list
+ * @cc: the class on the caller's CPU, on its shaper's active list
  * @now: current time, ktime ns
  * @budget: at most this many packets
  * @batch: packets to re-inject are added here, ready (see
  *	pacer_reinject_prepare())
- * @next: set to when the class's next packet is due, if one waits for
- *	tokens; left alone otherwise
- * @idle: set if the class is left empty: it is then no longer scheduled
- *	and the caller must take it off the active list and drop the list's
- *	reference
+ * @next: lowered to when the class's next packet is due, if one waits for
+ *	tokens
+ * @idle: set if the queue is left empty: it then owns no flow any more,
+ *	and the caller takes it off the active list
  *
- * Context: the device's NAPI poll.
- *
+ * Context: the shaper's NAPI poll, its lock held, RCU read side.
  * Return: packets taken from the queue, re-injected or dropped.
  */
-int pacer_class_dequeue(struct pacer_class *cl, u64 now, int budget,
+int pacer_class_dequeue(struct pacer_class_cpu *cc, u64 now, int budget,
 			struct sk_buff_head *batch, u64 *next, bool *idle)
 {
+	const struct pacer_class_params *p = rcu_dereference(cc->cl->params);
 	u64 horizon = now + PACER_TIMER_SLACK_NS;
+	struct pacer_dev *pd = cc->cl->pd;
 	struct sk_buff *gone = NULL;
 	struct pacer_flow *flow;
 	struct sk_buff *skb;
 	int done = 0;
 
-	pacer_class_lock(cl);
-	while (done < budget &&
-	       (skb = pacer_queue_peek(&cl->queue, &flow))) {
+	write_seqcount_begin(&cc->seq);
+	while (done < budget && (skb = pacer_queue_peek(&cc->queue, &flow))) {
 		struct pacer_skb_cb *cb = pacer_skb_cb(skb);
-		u64 due = pacer_class_ready(cl, cb->charge, horizon);
-		u64 sojourn;
+		u64 due, sojourn;
 
-		if (due > horizon) {
-			*next = due;
+		if (!pacer_class_cpu_ready(cc, p, cb->charge, horizon, &due)) {
+			*next = min(*next, due);
 			break;
 		}
-		pacer_bucket_charge(&cl->bucket, cb->charge);
-		pacer_bucket_charge(&cl->peak, cb->charge);
-		pacer_queue_take(&cl->queue, flow);
-		pacer_class_unqueue(cl, skb);
-
+		pacer_class_cpu_spend(cc, p, cb->charge);
+		pacer_queue_take(&cc->queue, flow);
+		pacer_class_unqueue(cc, skb);
 		sojourn = now > cb->enqueue_ns ? now - cb->enqueue_ns : 0;
 		/* A drop costs the poll as much as a packet that leaves. */
 		done++;
-		if (unlikely(!pacer_reinject_prepare(cl->pd, skb))) {
-			pacer_class_count_drop(cl, skb, PACER_DROP_REINJECT);
+		if (unlikely(!pacer_reinject_prepare(pd->dev, skb))) {
+			pacer_class_count_drop(cc, skb, PACER_DROP_REINJECT);
 			skb->next = gone;
 			gone = skb;
 			continue;
 		}
-
-		cb->ecn_marked = false;
-		if (pacer_class_should_mark(cl, flow, sojourn, now)) {
-			switch (pacer_ecn_mark(skb)) {
-			case PACER_ECN_MARKED:
-				cb->ecn_marked = true;
-				cl->stats.ecn_marked++;
-				break;
-			case PACER_ECN_UNPARSED:
-				cl->stats.ecn_unparsed++;
-				pacer_dev_count_ecn_unparsed(cl->pd);
-				break;
-			case PACER_ECN_NOT_ECT:
-				break;
-			}
-		}
-		pacer_class_count_tx(cl, skb, sojourn);
+		if (pacer_class_should_mark(cc->cl, p, flow, sojourn, now))
+			pacer_class_mark(cc, skb);
+		pacer_class_stats_tx(&cc->stats, skb->len, cb->delayed, sojourn);
 		__skb_queue_tail(batch, skb);
+		pacer_flow_sending(flow, &cc->sh->sending);
 	}
-	*idle = !cl->queue.backlog_packets;
+	*idle = !cc->queue.backlog_packets;
 	if (*idle)
-		clear_bit(0, &cl->scheduled);
-	pacer_class_unlock(cl);
+		pacer_queue_release(&cc->queue);
+	write_seqcount_end(&cc->seq);
 
-	kfree_skb_list(gone);
+	pacer_class_free_dropped(gone);
 	return done;
 }
 
@@ -536,77 +797,116 @@ int pacer_class_dequeue(struct pacer_class *cl, u64 now, int budget,
  * pacer_class_flush() - drop every queued packet, counted as flush
  * @cl: the class
  *
+ * Its queue on every CPU is emptied and lets go of its flows.
+ *
  * Context: process context (class deletion, device going down).
  */
 void pacer_class_flush(struct pacer_class *cl)
 {
-	struct sk_buff *flushed = NULL, *skb;
+	int cpu;
 
-	pacer_class_lock_bh(cl);
-	while ((skb = pacer_queue_take_any(&cl->queue))) {
-		pacer_class_unqueue(cl, skb);
-		pacer_class_count_drop(cl, skb, PACER_DROP_FLUSH);
-		skb->next = flushed;
-		flushed = skb;
+	for_each_possible_cpu(cpu) {
+		struct pacer_class_cpu *cc = per_cpu_ptr(cl->cpu, cpu);
+		struct sk_buff *flushed = NULL, *skb;
+
+		local_bh_disable();
+		pacer_class_cpu_lock(cc);
+		while ((skb = pacer_queue_take_any(&cc->queue))) {
+			pacer_class_unqueue(cc, skb);
+			pacer_class_count_drop(cc, skb, PACER_DROP_FLUSH);
+			skb->next = flushed;
+			flushed = skb;
+		}
+		pacer_queue_release(&cc->queue);
+		list_del_init(&cc->active_node);
+		pacer_class_cpu_unlock(cc);
+		local_bh_enable();
+		pacer_class_free_dropped(flushed);
 	}
-	pacer_class_unlock_bh(cl);
-	kfree_skb_list(flushed);
 }
 
 /**
  * pacer_class_delete() - make a class unreachable and drop its backlog
  * @cl: the class, already removed from the class table
  *
- * Context: process context, RTNL held.  Drops the table's reference.
+ * Context: process context, RTNL held.  Frees the class after an RCU
+ * grace period.
  */
 void pacer_class_delete(struct pacer_class *cl)
 {
-	pacer_class_lock_bh(cl);
-	cl->dead = true;
-	pacer_class_unlock_bh(cl);
+	/* Seen by every enqueue that takes a shaper lock after this. */
+	WRITE_ONCE(cl->dead, true);
 	pacer_class_flush(cl);
-	pacer_class_put(cl);
+	pacer_class_free(cl);
 }
 
-static void pacer_class_copy(const struct pacer_class *cl,
-			     struct pacer_class_cfg *cfg,
-			     struct pacer_class_stats *st, u64 *backlog_packets,
-			     u64 *backlog_bytes)
+static void pacer_class_cpu_copy(const struct pacer_class_cpu *cc,
+				 struct pacer_class_stats *st, u64 *packets,
+				 u64 *bytes)
 {
-	*cfg = cl->cfg;
-	*st = cl->stats;
-	*backlog_packets = cl->queue.backlog_packets;
-	*backlog_bytes = cl->queue.backlog_bytes;
+	*st = cc->stats;
+	*packets = cc->queue.backlog_packets;
+	*bytes = cc->queue.backlog_bytes;
 }
 
-/**
- * pacer_class_read() - a consistent copy of a class's state
- * @cl: the class
- * @cfg: filled with the configuration
- * @st: filled with the counters
- * @backlog_packets: set to packets queued
- * @backlog_bytes: set to bytes queued
- *
- * Readers are anyone (class show is unprivileged): they copy between two
- * writes and retry, so they never hold up the data path; only a reader
- * that keeps losing the race waits for the lock once.
+/*
+ * One CPU's counters of a class: copied between two writes, retried, and
+ * only after losing that race a few times under the lock.
  */
-void pacer_class_read(struct pacer_class *cl, struct pacer_class_cfg *cfg,
-		      struct pacer_class_stats *st, u64 *backlog_packets,
-		      u64 *backlog_bytes)
+static void pacer_class_cpu_read(struct pacer_class_cpu *cc,
+				 struct pacer_class_stats *st, u64 *packets,
+				 u64 *bytes)
 {
 	unsigned int seq;
 	int tries;
 
 	for (tries = 0; tries < PACER_READ_TRIES; tries++) {
-		seq = read_seqcount_begin(&cl->seq);
-		pacer_class_copy(cl, cfg, st, backlog_packets, backlog_bytes);
-		if (!read_seqcount_retry(&cl->seq, seq))
+		seq = read_seqcount_begin(&cc->seq);
+		pacer_class_cpu_copy(cc, st, packets, bytes);
+		if (!read_seqcount_retry(&cc->seq, seq))
 			return;
 	}
-	spin_lock_bh(&cl->lock);
-	pacer_class_copy(cl, cfg, st, backlog_packets, backlog_bytes);
-	spin_unlock_bh(&cl->lock);
+	spin_lock_bh(&cc->sh->lock);
+	pacer_class_cpu_copy(cc, st, packets, bytes);
+	spin_unlock_bh(&cc->sh->lock);
+}
+
+/**
+ * pacer_class_read() - a copy of a class's state
+ * @cl: the class
+ * @cfg: filled with the configuration
+ * @st: filled with the counters, summed over the CPUs
+ * @backlog_packets: set to packets queued
+ * @backlog_bytes: set to bytes queued
+ *
+ * Each CPU's part is a consistent copy, and a packet is counted on one
+ * CPU from its arrival to its departure, so rx = tx + dropped + backlog
+ * holds for the sum at any time.  Readers are anyone (class show is
+ * unprivileged): they never hold up the data path.
+ *
+ * Context: RCU read side or RTNL.
+ */
+void pacer_class_read(struct pacer_class *cl, struct pacer_class_cfg *cfg,
+		      struct pacer_class_stats *st, u64 *backlog_packets,
+		      u64 *backlog_bytes)
+{
+	int cpu;
+
+	*cfg = rcu_dereference_rtnl(cl->params)->cfg;
+	memset(st, 0, sizeof(*st));
+	*backlog_packets = 0;
+	*backlog_bytes = 0;
+	for_each_possible_cpu(cpu) {
+		struct pacer_class_stats c;
+		u64 packets, bytes;
+
+		pacer_class_cpu_read(per_cpu_ptr(cl->cpu, cpu), &c, &packets,
+				     &bytes);
+		pacer_class_stats_add(st, &c);
+		*backlog_packets += packets;
+		*backlog_bytes += bytes;
+	}
+	st->backlog_peak_bytes = atomic64_read(&cl->backlog_peak);
 }
 
 /**
@@ -615,13 +915,23 @@ void pacer_class_read(struct pacer_class *cl, struct pacer_class_cfg *cfg,
  *
  * Packets still queued count as arrived after the reset, so that
  * rx = tx + dropped + backlog keeps holding.
+ *
+ * Context: process context.
  */
 void pacer_class_reset_stats(struct pacer_class *cl)
 {
-	pacer_class_lock_bh(cl);
-	memset(&cl->stats, 0, sizeof(cl->stats));
-	cl->stats.rx_packets = cl->queue.backlog_packets;
-	cl->stats.rx_bytes = cl->queue.backlog_bytes;
-	cl->stats.backlog_peak_bytes = cl->queue.backlog_bytes;
-	pacer_class_unlock_bh(cl);
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct pacer_class_cpu *cc = per_cpu_ptr(cl->cpu, cpu);
+
+		spin_lock_bh(&cc->sh->lock);
+		write_seqcount_begin(&cc->seq);
+		memset(&cc->stats, 0, sizeof(cc->stats));
+		cc->stats.rx_packets = cc->queue.backlog_packets;
+		cc->stats.rx_bytes = cc->queue.backlog_bytes;
+		write_seqcount_end(&cc->seq);
+		spin_unlock_bh(&cc->sh->lock);
+	}
+	atomic64_set(&cl->backlog_peak, atomic64_read(&cl->backlog));
 }

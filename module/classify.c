@@ -269,6 +269,7 @@ struct pacer_class *pacer_classify(struct pacer_dev *pd,
  * pacer_flow_hash() - the flow a packet belongs to, for DRR
  * @pd: the device, whose secret key makes the hash unpredictable
  * @keys: the packet's headers
+ * @class_id: its class: the device's flow table holds every class's flows
  *
  * Addresses, protocol and ports only.  skb->hash and
  * the kernel's flow hash also take the IPv6 flow label, which TCP
@@ -277,7 +278,8 @@ struct pacer_class *pacer_classify(struct pacer_dev *pd,
  *
  * Return: the hash.
  */
-u32 pacer_flow_hash(const struct pacer_dev *pd, const struct flow_keys *keys)
+u32 pacer_flow_hash(const struct pacer_dev *pd, const struct flow_keys *keys,
+		    u16 class_id)
 {
 	struct {
 		struct in6_addr src;
@@ -286,10 +288,13 @@ u32 pacer_flow_hash(const struct pacer_dev *pd, const struct flow_keys *keys)
 		__be16 n_proto;
 		u8 ip_proto;
 		u8 pad;
+		u16 class_id;
+		u16 pad2;
 	} __aligned(SIPHASH_ALIGNMENT) tuple = {
 		.ports = keys->ports.ports,
 		.n_proto = keys->basic.n_proto,
 		.ip_proto = keys->basic.ip_proto,
+		.class_id = class_id,
 	};
 
 	switch (keys->control.addr_type) {

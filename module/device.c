@@ -3,26 +3,23 @@
  * pacer: the net_device.
  *
  * tc mirred redirects packets to the device; its xmit classifies them and
- * queues them in their class.  A NAPI context takes from every busy class
- * what its token buckets let go and re-injects it where it came from, in
- * softirq context and with a budget, the way drivers/net/ifb.c does it:
- * back into the receive path of the original device for packets taken at
- * ingress, out through the original device for packets taken at egress.
- * A soft hrtimer wakes the NAPI context when the earliest waiting packet
- * is due.
+ * hands them to their class, which queues them on this CPU's shaper (or
+ * on the CPU that holds the rest of their flow).  Each CPU's shaper
+ * (shaper.c) releases its packets from softirq context, with a budget,
+ * and re-injects them where they came from (reinject.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
 #include <linux/netdevice.h>
-#include <linux/netfilter_netdev.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <net/flow_dissector.h>
 #include <net/rtnetlink.h>
 
 #include "classify.h"
+#include "compat.h"
 #include "pacer.h"
 
 #if !IS_ENABLED(CONFIG_NET_REDIRECT)
@@ -33,85 +30,6 @@
 			NETIF_F_GSO_SOFTWARE | NETIF_F_GSO_ENCAP_ALL | \
 			NETIF_F_HIGHDMA | NETIF_F_HW_VLAN_CTAG_TX | \
 			NETIF_F_HW_VLAN_STAG_TX)
-
-/**
- * pacer_dev_count_rx() - count a packet handed to the device
- * @pd: the device
- * @len: its length
- *
- * Context: BH disabled.  A GSO packet that its class splits is counted as
- * the segments it became, so that rx = tx + dropped + backlog.
- */
-void pacer_dev_count_rx(struct pacer_dev *pd, unsigned int len)
-{
-	struct pacer_pcpu_stats *s = this_cpu_ptr(pd->stats);
-
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->rx_packets);
-	u64_stats_add(&s->rx_bytes, len);
-	u64_stats_update_end(&s->syncp);
-}
-
-static void pacer_count_tx(struct pacer_dev *pd, const struct sk_buff *skb)
-{
-	struct pacer_pcpu_stats *s = this_cpu_ptr(pd->stats);
-
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->tx_packets);
-	u64_stats_add(&s->tx_bytes, skb->len);
-	if (pacer_skb_cb(skb)->delayed)
-		u64_stats_inc(&s->delayed_packets);
-	if (pacer_skb_cb(skb)->ecn_marked)
-		u64_stats_inc(&s->ecn_marked);
-	u64_stats_update_end(&s->syncp);
-}
-
-/**
- * pacer_dev_count_drop() - count a dropped packet in the device totals
- * @pd: the device
- * @reason: why
- * @len: its length
- *
- * Context: BH disabled.
- */
-void pacer_dev_count_drop(struct pacer_dev *pd, enum pacer_drop_reason reason,
-			  unsigned int len)
-{
-	struct pacer_pcpu_stats *s = this_cpu_ptr(pd->stats);
-
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->drops[reason]);
-	u64_stats_add(&s->dropped_bytes, len);
-	u64_stats_update_end(&s->syncp);
-}
-
-/**
- * pacer_dev_count_ecn_unparsed() - count a packet due a CE mark that had
- *	no IP header pacer could find
- * @pd: the device
- *
- * Context: BH disabled.
- */
-void pacer_dev_count_ecn_unparsed(struct pacer_dev *pd)
-{
-	struct pacer_pcpu_stats *s = this_cpu_ptr(pd->stats);
-
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->ecn_unparsed);
-	u64_stats_update_end(&s->syncp);
-}
-
-static void pacer_drop_not_redirected(struct pacer_dev *pd,
-				      struct sk_buff *skb)
-{
-	struct pacer_pcpu_stats *s = this_cpu_ptr(pd->stats);
-
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->not_redirected);
-	u64_stats_add(&s->dropped_bytes, skb->len);
-	u64_stats_update_end(&s->syncp);
-	kfree_skb(skb);
-}
 
 /* What arrived less what left or was dropped, never below 0. */
 static u64 pacer_backlog(u64 in, u64 out)
@@ -182,27 +100,55 @@ void pacer_dev_get_stats(struct pacer_dev *pd, struct pacer_dev_stats *st)
 }
 
 /**
- * pacer_dev_kick() - make the NAPI context look at the classes now
+ * pacer_dev_get_cpu_stats() - what one CPU handed to the device and
+ *	re-injected: each CPU re-injects the packets it received, but for
+ *	those that joined their flow on another CPU
  * @pd: the device
+ * @cpu: the CPU
+ * @rx_packets: set to the packets handed to the device there
+ * @tx_packets: set to the packets its shaper re-injected
+ * @joined_packets: set to the packets that arrived there and joined their
+ *	flow on another CPU
  */
-void pacer_dev_kick(struct pacer_dev *pd)
+void pacer_dev_get_cpu_stats(struct pacer_dev *pd, int cpu, u64 *rx_packets,
+			     u64 *tx_packets, u64 *joined_packets)
 {
-	/* napi_schedule() raises a softirq: it must not be left pending. */
-	local_bh_disable();
-	napi_schedule(&pd->napi);
-	local_bh_enable();
+	const struct pacer_pcpu_stats *s = per_cpu_ptr(pd->stats, cpu);
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&s->syncp);
+		*rx_packets = u64_stats_read(&s->rx_packets);
+		*tx_packets = u64_stats_read(&s->tx_packets);
+		*joined_packets = u64_stats_read(&s->joined);
+	} while (u64_stats_fetch_retry(&s->syncp, start));
+}
+
+/**
+ * pacer_dev_classes_changed() - after a class's configuration changed:
+ *	let every shaper look at its classes again
+ * @pd: the device
+ *
+ * Context: process context.
+ */
+void pacer_dev_classes_changed(struct pacer_dev *pd)
+{
+	pacer_shapers_kick(pd);
 }
 
 static netdev_tx_t pacer_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct pacer_dev *pd = netdev_priv(dev);
+	struct pacer_shaper *here;
 	struct pacer_class *cl;
 	struct flow_keys keys;
 
 	/* Only tc mirred tells us where to send a packet back to. */
 	if (!skb->redirected || !skb->skb_iif) {
-		pacer_dev_count_rx(pd, skb->len);
-		pacer_drop_not_redirected(pd, skb);
+		pacer_stats_rx(this_cpu_ptr(pd->stats), skb->len);
+		pacer_stats_not_redirected(this_cpu_ptr(pd->stats), skb->len);
+		/* Nowhere to go back to: pacer0 cannot handle it. */
+		kfree_skb_reason(skb, SKB_DROP_REASON_DEV_READY);
 		return NETDEV_TX_OK;
 	}
 
@@ -217,126 +163,24 @@ static netdev_tx_t pacer_xmit(struct sk_buff *skb, struct net_device *dev)
 	cl = pacer_classify(pd, skb, &keys);
 	if (unlikely(!cl))
 		goto flush;
-	pacer_class_enqueue(cl, skb, pacer_flow_hash(pd, &keys));
+	here = this_cpu_ptr(pd->shapers);
+	if (pacer_class_enqueue(cl, skb, pacer_flow_hash(pd, &keys, cl->id),
+				here))
+		napi_schedule(&here->napi);
 	return NETDEV_TX_OK;
 
 flush:
-	pacer_dev_count_rx(pd, skb->len);
-	pacer_dev_count_drop(pd, PACER_DROP_FLUSH, skb->len);
-	kfree_skb(skb);
+	pacer_stats_rx(this_cpu_ptr(pd->stats), skb->len);
+	pacer_stats_drop(this_cpu_ptr(pd->stats), PACER_DROP_FLUSH, skb->len);
+	kfree_skb_reason(skb, pacer_skb_drop_reason(PACER_DROP_FLUSH));
 	return NETDEV_TX_OK;
-}
-
-/**
- * pacer_reinject_prepare() - make a packet ready to go back where it came
- *	from
- * @pd: the device
- * @skb: the packet
- *
- * Context: RCU read side; the caller re-injects under the same RCU section.
- * Return: false if the original device is gone (the caller drops @skb).
- */
-bool pacer_reinject_prepare(struct pacer_dev *pd, struct sk_buff *skb)
-{
-	struct net_device *orig;
-
-	orig = dev_get_by_index_rcu(dev_net(pd->dev), skb->skb_iif);
-	if (unlikely(!orig))
-		return false;
-
-	/* Skip tc and netfilter egress so the packet is not redirected again. */
-	skb->redirected = 0;
-#ifdef CONFIG_NET_CLS_ACT
-	skb->tc_skip_classify = 1;
-#endif
-	nf_skip_egress(skb, true);
-	skb->dev = orig;
-	skb->skb_iif = pd->dev->ifindex;
-	return true;
-}
-
-static void pacer_reinject(struct pacer_dev *pd, struct sk_buff *skb)
-{
-	pacer_count_tx(pd, skb);
-	/* Our bookkeeping must not look like a qdisc's to whoever is next. */
-	memset(skb->cb, 0, sizeof(struct pacer_skb_cb));
-
-	if (skb->from_ingress) {
-		skb_pull_rcsum(skb, skb->mac_len);
-		netif_receive_skb(skb);
-	} else {
-		dev_queue_xmit(skb);
-	}
-}
-
-static void pacer_take_woken(struct pacer_dev *pd)
-{
-	struct llist_node *woken = llist_reverse_order(llist_del_all(&pd->wake));
-	struct pacer_class *cl, *tmp;
-
-	llist_for_each_entry_safe(cl, tmp, woken, wake_node)
-		list_add_tail(&cl->active_node, &pd->active);
-}
-
-static int pacer_poll(struct napi_struct *napi, int budget)
-{
-	struct pacer_dev *pd = container_of(napi, struct pacer_dev, napi);
-	u64 now = ktime_get_ns(), next = U64_MAX;
-	struct pacer_class *cl, *tmp;
-	struct sk_buff_head batch;
-	struct sk_buff *skb;
-	int done = 0;
-
-	pacer_take_woken(pd);
-	__skb_queue_head_init(&batch);
-
-	rcu_read_lock();
-	list_for_each_entry_safe(cl, tmp, &pd->active, active_node) {
-		bool idle;
-
-		done += pacer_class_dequeue(cl, now, budget - done, &batch,
-					    &next, &idle);
-		if (idle) {
-			list_del_init(&cl->active_node);
-			pacer_class_put(cl);
-		}
-		if (done >= budget) {
-			/* Start with the next class next time round. */
-			if (!idle)
-				list_move_tail(&cl->active_node, &pd->active);
-			break;
-		}
-	}
-	/*
-	 * Re-inject outside the class locks: the receive or transmit path we
-	 * call into may come back to our xmit.
-	 */
-	while ((skb = __skb_dequeue(&batch)))
-		pacer_reinject(pd, skb);
-	rcu_read_unlock();
-
-	if (done >= budget)
-		return budget;
-	if (napi_complete_done(napi, done) && next != U64_MAX)
-		hrtimer_start_range_ns(&pd->timer, ns_to_ktime(next),
-				       PACER_TIMER_SLACK_NS,
-				       HRTIMER_MODE_ABS_PINNED_SOFT);
-	return done;
-}
-
-static enum hrtimer_restart pacer_timer_fn(struct hrtimer *timer)
-{
-	struct pacer_dev *pd = container_of(timer, struct pacer_dev, timer);
-
-	napi_schedule(&pd->napi);
-	return HRTIMER_NORESTART;
 }
 
 static int pacer_open(struct net_device *dev)
 {
 	struct pacer_dev *pd = netdev_priv(dev);
 
-	napi_enable(&pd->napi);
+	pacer_shapers_start(pd);
 	netif_start_queue(dev);
 	return 0;
 }
@@ -344,21 +188,13 @@ static int pacer_open(struct net_device *dev)
 static int pacer_stop(struct net_device *dev)
 {
 	struct pacer_dev *pd = netdev_priv(dev);
-	struct pacer_class *cl, *tmp;
+	struct pacer_class *cl;
+	unsigned long id;
 
 	netif_stop_queue(dev);
-	/* NAPI first: a running poll may still arm the timer. */
-	napi_disable(&pd->napi);
-	hrtimer_cancel(&pd->timer);
-
-	/* Every class with packets is on one of the two lists. */
-	pacer_take_woken(pd);
-	list_for_each_entry_safe(cl, tmp, &pd->active, active_node) {
-		list_del_init(&cl->active_node);
+	pacer_shapers_stop(pd);
+	xa_for_each(&pd->classes, id, cl)
 		pacer_class_flush(cl);
-		clear_bit(0, &cl->scheduled);
-		pacer_class_put(cl);
-	}
 	return 0;
 }
 
@@ -374,7 +210,7 @@ static int pacer_change_mtu(struct net_device *dev, int new_mtu)
 
 	WRITE_ONCE(dev->mtu, new_mtu);
 	xa_for_each(&pd->classes, id, cl)
-		pacer_class_apply(cl, &cl->cfg);
+		pacer_class_set_mtu(cl, new_mtu + ETH_HLEN);
 	return 0;
 }
 
@@ -398,8 +234,10 @@ static void pacer_get_stats64(struct net_device *dev,
 static int pacer_dev_init(struct net_device *dev)
 {
 	struct pacer_dev *pd = netdev_priv(dev);
+	u32 nflows = READ_ONCE(pacer_flows);
 	struct pacer_class_cfg cfg;
 	struct pacer_class *cl;
+	u32 i;
 	int err;
 
 	pd->dev = dev;
@@ -407,10 +245,7 @@ static int pacer_dev_init(struct net_device *dev)
 	xa_init(&pd->classes);
 	pd->max_classes = READ_ONCE(pacer_max_classes);
 	pd->max_rules = READ_ONCE(pacer_max_rules);
-	init_llist_head(&pd->wake);
-	INIT_LIST_HEAD(&pd->active);
-	hrtimer_init(&pd->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_SOFT);
-	pd->timer.function = pacer_timer_fn;
+	pd->max_memory = READ_ONCE(pacer_max_memory);
 
 	/* Whoever creates the device pays for it: charged to their memcg. */
 	pd->stats = __netdev_alloc_pcpu_stats(struct pacer_pcpu_stats,
@@ -420,30 +255,41 @@ static int pacer_dev_init(struct net_device *dev)
 	err = percpu_counter_init(&pd->mem, 0, PACER_GFP);
 	if (err)
 		goto err_stats;
+	err = -ENOMEM;
 	pd->rules = pacer_rules_create();
-	if (!pd->rules) {
-		err = -ENOMEM;
+	if (!pd->rules)
 		goto err_mem;
-	}
+	pd->flows = kvzalloc(struct_size(pd->flows, flow, nflows), PACER_GFP);
+	if (!pd->flows)
+		goto err_rules;
+	pd->flows->mask = nflows - 1;
+	for (i = 0; i < nflows; i++)
+		pacer_flow_init(&pd->flows->flow[i]);
+	err = pacer_shapers_init(pd);
+	if (err)
+		goto err_flows;
 
 	/* The default class: unlimited until configured, like ifb. */
 	pacer_class_cfg_defaults(&cfg);
 	cl = pacer_class_create(pd, PACER_CLASS_DEFAULT, &cfg);
 	if (!cl) {
 		err = -ENOMEM;
-		goto err_rules;
+		goto err_shapers;
 	}
 	err = xa_err(xa_store(&pd->classes, PACER_CLASS_DEFAULT, cl,
 			      PACER_GFP));
 	if (err)
 		goto err_class;
 	pd->nclasses = 1;
-
-	netif_napi_add(dev, &pd->napi, pacer_poll);
 	return 0;
 
 err_class:
-	pacer_class_put(cl);
+	pacer_class_free(cl);
+err_shapers:
+	pacer_shapers_destroy(pd);
+err_flows:
+	kvfree(pd->flows);
+	pd->flows = NULL;
 err_rules:
 	pacer_rules_destroy(pd->rules);
 	pd->rules = NULL;
@@ -453,13 +299,6 @@ err_stats:
 	free_percpu(pd->stats);
 	pd->stats = NULL;
 	return err;
-}
-
-static void pacer_dev_uninit(struct net_device *dev)
-{
-	struct pacer_dev *pd = netdev_priv(dev);
-
-	netif_napi_del(&pd->napi);
 }
 
 /* Runs once nobody can reach the device any more, so readers are gone. */
@@ -478,6 +317,10 @@ static void pacer_dev_free(struct net_device *dev)
 		pacer_class_delete(cl);
 	}
 	xa_destroy(&pd->classes);
+	pacer_shapers_destroy(pd);
+	/* Classes go after a grace period; nothing of theirs is in a flow. */
+	kvfree(pd->flows);
+	pd->flows = NULL;
 	percpu_counter_destroy(&pd->mem);
 	free_percpu(pd->stats);
 	pd->stats = NULL;
@@ -485,7 +328,6 @@ static void pacer_dev_free(struct net_device *dev)
 
 static const struct net_device_ops pacer_netdev_ops = {
 	.ndo_init		= pacer_dev_init,
-	.ndo_uninit		= pacer_dev_uninit,
 	.ndo_open		= pacer_open,
 	.ndo_stop		= pacer_stop,
 	.ndo_start_xmit		= pacer_xmit,
@@ -575,7 +417,8 @@ static void pacer_setup(struct net_device *dev)
 	dev->tx_queue_len = 1000;
 
 	/* Our own lock protects the queue; the core's tx lock would add nothing. */
-	dev->features |= PACER_FEATURES | NETIF_F_LLTX;
+	pacer_netdev_set_lltx(dev);
+	dev->features |= PACER_FEATURES;
 	dev->hw_features |= PACER_FEATURES;
 	dev->hw_enc_features |= PACER_FEATURES;
 	dev->vlan_features |= PACER_FEATURES & ~(NETIF_F_HW_VLAN_CTAG_TX |

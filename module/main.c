@@ -7,6 +7,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kstrtox.h>
+#include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <net/genetlink.h>
@@ -15,9 +16,10 @@
 
 #include "pacer.h"
 
-/* The defaults keep an untrusted owner's worst case to ~128 MiB a device. */
-unsigned int pacer_max_classes = 1024;
-unsigned int pacer_max_rules = 65536;
+unsigned int pacer_max_classes = PACER_CLASS_ID_MAX + 1;
+unsigned int pacer_max_rules = 131072;
+unsigned int pacer_max_memory = 64 << 20;
+unsigned int pacer_flows = 4096;
 
 static int pacer_param_set_count(const char *val, const struct kernel_param *kp,
 				 unsigned int max)
@@ -47,6 +49,35 @@ static int pacer_param_set_rules(const char *val,
 	return pacer_param_set_count(val, kp, 1U << 24);
 }
 
+static int pacer_param_set_memory(const char *val,
+				  const struct kernel_param *kp)
+{
+	/* At least a few jumbo frames; at most what a u32 counts. */
+	unsigned int n;
+	int err = kstrtouint(val, 0, &n);
+
+	if (err)
+		return err;
+	if (n < (1 << 20))
+		return -ERANGE;
+	*(unsigned int *)kp->arg = n;
+	return 0;
+}
+
+static int pacer_param_set_flows(const char *val,
+				 const struct kernel_param *kp)
+{
+	unsigned int n;
+	int err = kstrtouint(val, 0, &n);
+
+	if (err)
+		return err;
+	if (n < 64 || n > (1 << 20) || !is_power_of_2(n))
+		return -ERANGE;
+	*(unsigned int *)kp->arg = n;
+	return 0;
+}
+
 static const struct kernel_param_ops pacer_param_classes_ops = {
 	.set = pacer_param_set_classes,
 	.get = param_get_uint,
@@ -60,10 +91,27 @@ static const struct kernel_param_ops pacer_param_rules_ops = {
 module_param_cb(max_classes, &pacer_param_classes_ops, &pacer_max_classes,
 		0644);
 MODULE_PARM_DESC(max_classes,
-		 "most classes a device may have, class 0 included (1-65536, default 1024)");
+		 "most classes a device may have, class 0 included (1-65536, default 65536)");
 module_param_cb(max_rules, &pacer_param_rules_ops, &pacer_max_rules, 0644);
 MODULE_PARM_DESC(max_rules,
-		 "most rules a device may have (1-16777216, default 65536)");
+		 "most rules a device may have (1-16777216, default 131072)");
+
+static const struct kernel_param_ops pacer_param_memory_ops = {
+	.set = pacer_param_set_memory,
+	.get = param_get_uint,
+};
+
+static const struct kernel_param_ops pacer_param_flows_ops = {
+	.set = pacer_param_set_flows,
+	.get = param_get_uint,
+};
+
+module_param_cb(max_memory, &pacer_param_memory_ops, &pacer_max_memory, 0644);
+MODULE_PARM_DESC(max_memory,
+		 "most bytes (skb truesize) a device may queue, all classes together (from 1 MiB, default 64 MiB)");
+module_param_cb(flows, &pacer_param_flows_ops, &pacer_flows, 0644);
+MODULE_PARM_DESC(flows,
+		 "flow buckets of a new device, shared by its classes (a power of two, 64-1048576, default 4096)");
 
 static int __init pacer_init(void)
 {

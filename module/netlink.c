@@ -19,6 +19,7 @@
 #include <uapi/linux/pacer.h>
 
 #include "classify.h"
+#include "compat.h"
 #include "pacer.h"
 
 #define PACER_RATE_MIN		1000ULL			/* 1kbit */
@@ -48,6 +49,8 @@ static const struct nla_policy pacer_class_policy[PACER_CLASS_A_MAX + 1] = {
 	[PACER_CLASS_A_OVERHEAD]	= { .type = NLA_S32 },
 	[PACER_CLASS_A_MPU]		= { .type = NLA_U32 },
 	[PACER_CLASS_A_STATS]		= { .type = NLA_REJECT },
+	[PACER_CLASS_A_GSO]		= NLA_POLICY_MAX(NLA_U8, PACER_GSO_KEEP),
+	[PACER_CLASS_A_QUEUE_LIMIT]	= { .type = NLA_REJECT },
 };
 
 static const struct nla_policy pacer_rule_policy[PACER_RULE_A_MAX + 1] = {
@@ -81,6 +84,8 @@ static const struct nla_policy pacer_policy[PACER_A_MAX + 1] = {
 	[PACER_A_MAX_RULES]	= NLA_POLICY_MIN(NLA_U32, 1),
 	[PACER_A_CLASSES]	= { .type = NLA_REJECT },
 	[PACER_A_RULES]		= { .type = NLA_REJECT },
+	[PACER_A_MAX_MEMORY]	= { .type = NLA_U32 },
+	[PACER_A_CPU_STATS]	= { .type = NLA_REJECT },
 };
 
 static const struct genl_multicast_group pacer_mcgrps[] = {
@@ -209,6 +214,37 @@ static int pacer_nl_put_dev_stats(struct sk_buff *msg, struct pacer_dev *pd)
 	return 0;
 }
 
+/* What each CPU received and re-injected: one nest per CPU. */
+static int pacer_nl_put_cpu_stats(struct sk_buff *msg, struct pacer_dev *pd)
+{
+	struct nlattr *nest, *one;
+	int cpu;
+
+	nest = nla_nest_start(msg, PACER_A_CPU_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	for_each_possible_cpu(cpu) {
+		u64 rx, tx, joined;
+
+		pacer_dev_get_cpu_stats(pd, cpu, &rx, &tx, &joined);
+		one = nla_nest_start(msg, cpu + 1);
+		if (!one ||
+		    nla_put_u32(msg, PACER_CPU_STATS_A_CPU, cpu) ||
+		    pacer_nl_put_u64(msg, PACER_CPU_STATS_A_RX_PACKETS, rx,
+				     PACER_CPU_STATS_A_PAD) ||
+		    pacer_nl_put_u64(msg, PACER_CPU_STATS_A_TX_PACKETS, tx,
+				     PACER_CPU_STATS_A_PAD) ||
+		    pacer_nl_put_u64(msg, PACER_CPU_STATS_A_JOINED_PACKETS,
+				     joined, PACER_CPU_STATS_A_PAD)) {
+			nla_nest_cancel(msg, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(msg, one);
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
 static int pacer_nl_fill_dev(struct sk_buff *msg, struct net_device *dev,
 			     u32 portid, u32 seq, int flags, u8 cmd,
 			     struct netlink_callback *cb)
@@ -224,7 +260,9 @@ static int pacer_nl_fill_dev(struct sk_buff *msg, struct net_device *dev,
 	    nla_put_u32(msg, PACER_A_MAX_RULES, READ_ONCE(pd->max_rules)) ||
 	    nla_put_u32(msg, PACER_A_CLASSES, READ_ONCE(pd->nclasses)) ||
 	    nla_put_u32(msg, PACER_A_RULES, READ_ONCE(pd->rules->n)) ||
-	    pacer_nl_put_dev_stats(msg, pd)) {
+	    nla_put_u32(msg, PACER_A_MAX_MEMORY, READ_ONCE(pd->max_memory)) ||
+	    pacer_nl_put_dev_stats(msg, pd) ||
+	    pacer_nl_put_cpu_stats(msg, pd)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -302,13 +340,21 @@ static int pacer_nl_dev_cap(struct genl_info *info, int attr, u32 ceiling,
 	if (!nla)
 		return 0;
 	val = nla_get_u32(nla);
+	if (attr == PACER_A_MAX_MEMORY && val < SZ_1M) {
+		NL_SET_ERR_MSG_ATTR(info->extack, nla,
+				    "max_memory must be at least 1 MiB");
+		return -EINVAL;
+	}
 	if (val > ceiling) {
 		if (classes)
 			NL_SET_ERR_MSG_ATTR(info->extack, nla,
 					    "max_classes is above the module parameter max_classes");
-		else
+		else if (attr == PACER_A_MAX_RULES)
 			NL_SET_ERR_MSG_ATTR(info->extack, nla,
 					    "max_rules is above the module parameter max_rules");
+		else
+			NL_SET_ERR_MSG_ATTR(info->extack, nla,
+					    "max_memory is above the module parameter max_memory");
 		return -ERANGE;
 	}
 	if (val < in_use) {
@@ -326,16 +372,17 @@ static int pacer_nl_dev_cap(struct genl_info *info, int attr, u32 ceiling,
 
 static int pacer_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	u32 max_classes, max_rules;
+	u32 max_classes, max_rules, max_memory;
 	struct net_device *dev;
 	struct pacer_dev *pd;
 	struct sk_buff *msg;
 	int err;
 
 	if (!info->attrs[PACER_A_MAX_CLASSES] &&
-	    !info->attrs[PACER_A_MAX_RULES]) {
+	    !info->attrs[PACER_A_MAX_RULES] &&
+	    !info->attrs[PACER_A_MAX_MEMORY]) {
 		NL_SET_ERR_MSG_MOD(info->extack,
-				   "nothing to change: give PACER_A_MAX_CLASSES or PACER_A_MAX_RULES");
+				   "nothing to change: give PACER_A_MAX_CLASSES, PACER_A_MAX_RULES or PACER_A_MAX_MEMORY");
 		return -EINVAL;
 	}
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
@@ -350,16 +397,20 @@ static int pacer_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	pd = netdev_priv(dev);
 	max_classes = pd->max_classes;
 	max_rules = pd->max_rules;
+	max_memory = pd->max_memory;
 	err = pacer_nl_dev_cap(info, PACER_A_MAX_CLASSES,
 			       READ_ONCE(pacer_max_classes), pd->nclasses,
 			       &max_classes) ?:
 	      pacer_nl_dev_cap(info, PACER_A_MAX_RULES,
 			       READ_ONCE(pacer_max_rules), pd->rules->n,
-			       &max_rules);
+			       &max_rules) ?:
+	      pacer_nl_dev_cap(info, PACER_A_MAX_MEMORY,
+			       READ_ONCE(pacer_max_memory), 0, &max_memory);
 	if (err)
 		goto out;
 	WRITE_ONCE(pd->max_classes, max_classes);
 	WRITE_ONCE(pd->max_rules, max_rules);
+	WRITE_ONCE(pd->max_memory, max_memory);
 	err = pacer_nl_fill_dev(msg, dev, info->snd_portid, info->snd_seq, 0,
 				PACER_CMD_DEV_SET, NULL);
 out:
@@ -469,6 +520,8 @@ static int pacer_nl_put_class(struct sk_buff *msg, struct pacer_class *cl)
 	    nla_put_u32(msg, PACER_CLASS_A_TARGET_US, cfg.target_us) ||
 	    nla_put_s32(msg, PACER_CLASS_A_OVERHEAD, cfg.overhead) ||
 	    nla_put_u32(msg, PACER_CLASS_A_MPU, cfg.mpu) ||
+	    nla_put_u8(msg, PACER_CLASS_A_GSO, cfg.gso) ||
+	    nla_put_u32(msg, PACER_CLASS_A_QUEUE_LIMIT, pacer_class_limit(cl)) ||
 	    pacer_nl_put_class_stats(msg, &st, backlog_packets,
 				     backlog_bytes)) {
 		nla_nest_cancel(msg, nest);
@@ -663,6 +716,9 @@ static int pacer_nl_class_precheck(struct nlattr **tb,
 			return -EINVAL;
 		}
 	}
+	/* The policy bounds it: auto, split or keep. */
+	if (tb[PACER_CLASS_A_GSO])
+		cfg->gso = nla_get_u8(tb[PACER_CLASS_A_GSO]);
 	return 0;
 }
 
@@ -723,7 +779,7 @@ static int pacer_nl_class_new_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	err = xa_insert(&pd->classes, id, cl, PACER_GFP);
 	if (err) {
-		pacer_class_put(cl);
+		pacer_class_free(cl);
 		goto out;
 	}
 	WRITE_ONCE(pd->nclasses, pd->nclasses + 1);
@@ -755,12 +811,15 @@ static int pacer_nl_class_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOENT;
 		goto out;
 	}
-	/* Only RTNL holders change cfg, so reading it here is stable. */
-	cfg = cl->cfg;
+	/* Only RTNL holders change the configuration: this copy is stable. */
+	cfg = rtnl_dereference(cl->params)->cfg;
 	err = pacer_nl_class_precheck(tb, &cfg, info->extack);
 	if (err)
 		goto out;
-	pacer_class_apply(cl, &cfg);
+	err = pacer_class_apply(cl, &cfg);
+	if (err)
+		goto out;
+	pacer_dev_classes_changed(cl->pd);
 	err = pacer_nl_class_reply(info, cl, PACER_CMD_CLASS_SET);
 out:
 	rtnl_unlock();
@@ -869,7 +928,6 @@ static int pacer_nl_class_get_doit(struct sk_buff *skb, struct genl_info *info)
 static int pacer_nl_class_get_dumpit(struct sk_buff *skb,
 				     struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	unsigned long id = cb->args[0];
 	struct net_device *dev;
 	struct pacer_class *cl;
@@ -877,7 +935,8 @@ static int pacer_nl_class_get_dumpit(struct sk_buff *skb,
 	int err = 0;
 
 	rcu_read_lock();
-	dev = pacer_nl_dev_lookup(sock_net(skb->sk), info->attrs, cb->extack);
+	dev = pacer_nl_dev_lookup(sock_net(skb->sk), pacer_dump_attrs(cb),
+				  cb->extack);
 	if (IS_ERR(dev)) {
 		err = PTR_ERR(dev);
 		goto out;
@@ -1236,7 +1295,6 @@ out:
 static int pacer_nl_rule_get_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	const struct pacer_rule *rule;
 	struct pacer_rules *rules;
 	struct net_device *dev;
@@ -1244,7 +1302,8 @@ static int pacer_nl_rule_get_dumpit(struct sk_buff *skb,
 	int err = 0;
 
 	rcu_read_lock();
-	dev = pacer_nl_dev_lookup(sock_net(skb->sk), info->attrs, cb->extack);
+	dev = pacer_nl_dev_lookup(sock_net(skb->sk), pacer_dump_attrs(cb),
+				  cb->extack);
 	if (IS_ERR(dev)) {
 		err = PTR_ERR(dev);
 		goto out;

@@ -1,40 +1,46 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pacer: definitions shared by the module's files.
+ *
+ * The data path, one way: the device (device.c) classifies a packet
+ * (classify.c) and hands it to its class (class.c), which queues it on a
+ * CPU's shaper; each CPU's shaper (shaper.c) takes from its classes what
+ * their token buckets (bucket.c) let go and re-injects it (reinject.c).
+ * Classes report what they did to their caller; they never call back into
+ * the device.
  */
 #ifndef _PACER_H
 #define _PACER_H
 
+#include <linux/atomic.h>
+#include <linux/cache.h>
 #include <linux/hrtimer.h>
-#include <linux/llist.h>
 #include <linux/netdevice.h>
 #include <linux/percpu_counter.h>
-#include <linux/refcount.h>
 #include <linux/seqlock.h>
 #include <linux/siphash.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
-#include <linux/u64_stats_sync.h>
 #include <linux/xarray.h>
 #include <uapi/linux/pacer.h>
 
 #include "bucket.h"
 #include "queue.h"
+#include "stats.h"
 
-#define PACER_VERSION "0.2.0"
+/* tools/version's, from the build (module/Kbuild). */
+#ifndef PACER_VERSION
+#define PACER_VERSION "unknown"
+#endif
 
 /* Packets due within this much of a timer's expiry leave with it. */
 #define PACER_TIMER_SLACK_NS	(20 * NSEC_PER_USEC)
 /* The longest burst a class may have, as time at its rate. */
 #define PACER_BURST_TIME_MAX_NS	(1000ULL * NSEC_PER_SEC)
-/* Bytes queued in all classes of a device together, by skb truesize. */
-#define PACER_MEM_LIMIT		(64 << 20)
 /*
- * How far a CPU's share of that count may drift before it is folded into
- * the shared total under the counter's lock.  The default batch (32) is
- * less than one packet's truesize, which would take a device-wide lock
- * on every enqueue and dequeue; 256 KiB keeps the cap within a few
- * percent on machines of up to 16 CPUs, and it is a safety net anyway.
+ * How far a CPU's share of a device's queued memory may drift before it
+ * is folded into the shared total under the counter's lock: a device-wide
+ * lock on every enqueue otherwise.
  */
 #define PACER_MEM_BATCH		(256 << 10)
 
@@ -46,57 +52,17 @@
 #define PACER_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL)
 
 /*
- * Module parameters: the most classes and rules a device may have.  They
- * are each device's defaults, and the ceiling a device's owner may lower
- * its caps to (PACER_CMD_DEV_SET): CAP_NET_ADMIN in a user namespace is
- * every user's on Debian, so only the host's root may raise them.
+ * Module parameters.  max_classes and max_rules are each device's default
+ * caps, and the ceiling a device's owner may set them to
+ * (PACER_CMD_DEV_SET): CAP_NET_ADMIN in a user namespace is every user's
+ * on Debian, so only the host's root may raise them.  max_memory caps
+ * what a device's queues may hold (skb truesize); flows is the size of a
+ * device's flow table.
  */
 extern unsigned int pacer_max_classes;
 extern unsigned int pacer_max_rules;
-
-/* Written on the data path by the CPU that owns it; readers sum them. */
-struct pacer_pcpu_stats {
-	u64_stats_t rx_packets;
-	u64_stats_t rx_bytes;
-	u64_stats_t tx_packets;
-	u64_stats_t tx_bytes;
-	u64_stats_t delayed_packets;
-	u64_stats_t ecn_marked;
-	u64_stats_t ecn_unparsed;
-	u64_stats_t not_redirected;
-	u64_stats_t drops[PACER_DROP_MAX + 1];
-	u64_stats_t dropped_bytes;
-	struct u64_stats_sync syncp;
-};
-
-/**
- * struct pacer_dev_stats - totals of a device, as ip -s link and ethtool
- *	-S report them; they never go backwards
- * @rx_packets: packets handed to the device
- * @rx_bytes: bytes of those, Ethernet header included
- * @tx_packets: packets re-injected
- * @tx_bytes: bytes of those
- * @delayed_packets: re-injected packets that waited
- * @ecn_marked: packets marked CE
- * @ecn_unparsed: packets due a mark whose IP header was not found
- * @not_redirected: packets sent to the device directly, dropped
- * @drops: dropped packets by &enum pacer_drop_reason
- * @backlog_packets: packets queued in all classes now
- * @backlog_bytes: bytes queued in all classes now
- */
-struct pacer_dev_stats {
-	u64 rx_packets;
-	u64 rx_bytes;
-	u64 tx_packets;
-	u64 tx_bytes;
-	u64 delayed_packets;
-	u64 ecn_marked;
-	u64 ecn_unparsed;
-	u64 not_redirected;
-	u64 drops[PACER_DROP_MAX + 1];
-	u64 backlog_packets;
-	u64 backlog_bytes;
-};
+extern unsigned int pacer_max_memory;
+extern unsigned int pacer_flows;
 
 /**
  * struct pacer_class_cfg - what the user configured for a class
@@ -109,6 +75,7 @@ struct pacer_dev_stats {
  * @target_us: ECN marking target
  * @overhead: bytes added to each segment's length when charging
  * @mpu: minimum bytes charged per segment
+ * @gso: &enum pacer_gso: when GSO packets are split into their segments
  */
 struct pacer_class_cfg {
 	char name[PACER_CLASS_NAME_LEN];
@@ -120,90 +87,124 @@ struct pacer_class_cfg {
 	u32 target_us;
 	s32 overhead;
 	u32 mpu;
+	u8 gso;
 };
 
 /**
- * struct pacer_class_stats - counters of a class; see &enum pacer_stats_attr
- * @rx_packets: arrived
- * @rx_bytes: bytes arrived
- * @tx_packets: re-injected
- * @tx_bytes: bytes re-injected
- * @delayed_packets: re-injected after waiting
- * @delayed_bytes: bytes of those
- * @delay_ns_total: sum of sojourns of re-injected packets
- * @delay_ns_max: longest sojourn
- * @hist: sojourn histogram, bucket i up to 2^i us
- * @dropped_packets: dropped, all reasons
- * @dropped_bytes: bytes dropped
- * @drops: dropped packets by &enum pacer_drop_reason
- * @ecn_marked: marked CE
- * @ecn_unparsed: due a mark, but no IP header pacer understands was found
- * @backlog_peak_bytes: largest backlog
- */
-struct pacer_class_stats {
-	u64 rx_packets;
-	u64 rx_bytes;
-	u64 tx_packets;
-	u64 tx_bytes;
-	u64 delayed_packets;
-	u64 delayed_bytes;
-	u64 delay_ns_total;
-	u64 delay_ns_max;
-	u64 hist[PACER_HIST_BUCKETS];
-	u64 dropped_packets;
-	u64 dropped_bytes;
-	u64 drops[PACER_DROP_MAX + 1];
-	u64 ecn_marked;
-	u64 ecn_unparsed;
-	u64 backlog_peak_bytes;
-};
-
-struct pacer_dev;
-
-/**
- * struct pacer_class - a token bucket with its queue and counters
- * @pd: the device
- * @id: class id, 0 for the default class
- * @lock: serialises the data path and configuration changes of this class
- * @seq: lets readers copy @cfg, @stats and the backlog without @lock
- * @cfg: configuration as given
+ * struct pacer_class_params - a class's configuration and what follows
+ *	from it, replaced whole (RCU) on every change
+ * @cfg: as configured
  * @burst: bucket size in use, bytes
  * @limit: queue limit in use, bytes
- * @codel: ECN marking parameters in use
+ * @claim: bytes a CPU takes from the class's bucket at a time
+ * @split_gso: GSO packets are split into their segments
+ * @codel: ECN marking parameters (@codel.mtu follows the device MTU)
+ * @rcu: frees the old parameters after readers are done
+ */
+struct pacer_class_params {
+	struct pacer_class_cfg cfg;
+	u32 burst;
+	u32 limit;
+	u32 claim;
+	bool split_gso;
+	struct pacer_codel codel;
+	struct rcu_head rcu;
+};
+
+struct pacer_shaper;
+struct pacer_class;
+
+/**
+ * struct pacer_class_cpu - a class on one CPU: its queue there, the tokens
+ *	that CPU claimed, and its counters; all under the shaper's lock
+ * @cl: the class
+ * @sh: the CPU's shaper
+ * @active_node: on @sh's active list while the queue has packets
+ * @queue: the flows the class has on this CPU
+ * @credit: bytes this CPU may still send, claimed from the class's bucket
+ * @peak_credit: the same from the ceil bucket
+ * @seq: lets readers copy @stats and the backlog without the lock
+ * @stats: counters
+ */
+struct pacer_class_cpu {
+	struct pacer_class *cl;
+	struct pacer_shaper *sh;
+	struct list_head active_node;
+	struct pacer_queue queue;
+	u32 credit;
+	u32 peak_credit;
+	seqcount_spinlock_t seq;
+	struct pacer_class_stats stats;
+};
+
+/**
+ * struct pacer_class - a token bucket shared by the CPUs, in front of a
+ *	fair queue on each CPU
+ * @pd: the device
+ * @id: class id, 0 for the default class
+ * @nrules: rules that send packets here, under RTNL
+ * @dead: deleted: arriving packets are dropped as %PACER_DROP_FLUSH
+ * @params: configuration; RCU readers, replaced under RTNL
+ * @cpu: the class on each CPU
+ * @overflow: the class's flow for packets whose hash bucket another class
+ *	holds; owned by one CPU's queue at a time, like any flow
+ * @lock: the buckets; CPUs take it once per claim, not per packet
  * @bucket: the rate bucket
  * @peak: the ceil bucket (rate 0 when there is no ceil)
- * @queue: the flows
- * @stats: counters; kept under @lock, which the data path holds anyway,
- *	so a reader (under @seq) sees rx = tx + dropped + backlog exactly
- * @nrules: rules that send packets here, under RTNL
- * @dead: deleted; arriving packets are dropped as %PACER_DROP_FLUSH
- * @scheduled: bit 0 set while the class is on the device's wake list or
- *	active list (then it holds a reference)
- * @wake_node: on &pacer_dev.wake
- * @active_node: on &pacer_dev.active
- * @refcnt: one for the class table, one while scheduled
+ * @backlog: bytes queued on all CPUs
+ * @backlog_peak: the largest @backlog since the last reset
  * @rcu: frees the class after readers are done
  */
 struct pacer_class {
 	struct pacer_dev *pd;
 	u16 id;
-	spinlock_t lock; /* data path and configuration of this class */
-	seqcount_spinlock_t seq;
-	struct pacer_class_cfg cfg;
-	u32 burst;
-	u32 limit;
-	struct pacer_codel codel;
-	struct pacer_bucket bucket;
-	struct pacer_bucket peak;
-	struct pacer_queue queue;
-	struct pacer_class_stats stats;
 	u32 nrules;
 	bool dead;
-	unsigned long scheduled;
-	struct llist_node wake_node;
-	struct list_head active_node;
-	refcount_t refcnt;
+	struct pacer_class_params __rcu *params;
+	struct pacer_class_cpu __percpu *cpu;
+	struct pacer_flow overflow;
+
+	spinlock_t lock ____cacheline_aligned_in_smp; /* the buckets */
+	struct pacer_bucket bucket;
+	struct pacer_bucket peak;
+
+	atomic64_t backlog ____cacheline_aligned_in_smp;
+	atomic64_t backlog_peak;
 	struct rcu_head rcu;
+};
+
+/**
+ * struct pacer_shaper - a device's shaper on one CPU: it releases the
+ *	packets that arrived on that CPU
+ * @lock: the queues of every class on this CPU, and the flows they own
+ * @active: &struct pacer_class_cpu with packets, in turn
+ * @sending: flows whose packets @napi is re-injecting (pacer_flow_sending())
+ * @joined: a packet arriving on another CPU joined such a flow and made its
+ *	class active here meanwhile: @napi polls again
+ * @napi: releases due packets from softirq context, with a budget
+ * @timer: wakes @napi when the earliest waiting packet is due
+ * @pd: the device
+ * @cpu: the CPU
+ */
+struct pacer_shaper {
+	spinlock_t lock; /* the queues of this CPU */
+	struct list_head active;
+	struct list_head sending;
+	bool joined;
+	struct napi_struct napi;
+	struct hrtimer timer;
+	struct pacer_dev *pd;
+	int cpu;
+};
+
+/**
+ * struct pacer_flows - a device's flow table
+ * @mask: number of flows less one (a power of two)
+ * @flow: the flows, by hash of class and flow keys
+ */
+struct pacer_flows {
+	u32 mask;
+	struct pacer_flow flow[];
 };
 
 struct pacer_rules;
@@ -211,34 +212,31 @@ struct pacer_rules;
 /**
  * struct pacer_dev - private data of a pacer net_device
  * @dev: the device itself
- * @napi: releases due packets from softirq context, with a budget
- * @timer: wakes @napi when the earliest waiting packet is due
+ * @shapers: one per CPU
+ * @flows: the flow table
  * @classes: classes by id; RCU readers, writers under RTNL
  * @nclasses: entries in @classes, under RTNL
  * @classes_gen: changes whenever a class is added or deleted, so that a
  *	dump can tell it was interrupted; under RTNL
  * @max_classes: cap on @nclasses, under RTNL
  * @max_rules: cap on the number of rules, under RTNL
+ * @max_memory: cap on @mem
  * @rules: classification rules; RCU readers, writers under RTNL
- * @wake: classes that just got packets; any CPU adds, @napi takes
- * @active: classes with packets; owned by @napi (and by ndo_stop once
- *	@napi is disabled)
  * @mem: truesize of all queued packets
  * @stats: per-CPU device totals
  * @flow_key: secret for the flow hash
  */
 struct pacer_dev {
 	struct net_device *dev;
-	struct napi_struct napi;
-	struct hrtimer timer;
+	struct pacer_shaper __percpu *shapers;
+	struct pacer_flows *flows;
 	struct xarray classes;
 	u32 nclasses;
 	u32 classes_gen;
 	u32 max_classes;
 	u32 max_rules;
+	u32 max_memory;
 	struct pacer_rules *rules;
-	struct llist_head wake;
-	struct list_head active;
 	struct percpu_counter mem;
 	struct pacer_pcpu_stats __percpu *stats;
 	siphash_key_t flow_key;
@@ -249,43 +247,50 @@ extern struct rtnl_link_ops pacer_link_ops;
 /* device.c */
 bool pacer_is_dev(const struct net_device *dev);
 void pacer_dev_get_stats(struct pacer_dev *pd, struct pacer_dev_stats *st);
-void pacer_dev_count_rx(struct pacer_dev *pd, unsigned int len);
-void pacer_dev_count_drop(struct pacer_dev *pd, enum pacer_drop_reason reason,
-			  unsigned int len);
-void pacer_dev_count_ecn_unparsed(struct pacer_dev *pd);
-bool pacer_reinject_prepare(struct pacer_dev *pd, struct sk_buff *skb);
-void pacer_dev_kick(struct pacer_dev *pd);
+void pacer_dev_get_cpu_stats(struct pacer_dev *pd, int cpu, u64 *rx_packets,
+			     u64 *tx_packets, u64 *joined_packets);
+void pacer_dev_classes_changed(struct pacer_dev *pd);
 int pacer_device_init(void);
 void pacer_device_exit(void);
+
+/* shaper.c */
+int pacer_shapers_init(struct pacer_dev *pd);
+void pacer_shapers_destroy(struct pacer_dev *pd);
+void pacer_shapers_start(struct pacer_dev *pd);
+void pacer_shapers_stop(struct pacer_dev *pd);
+void pacer_shapers_kick(struct pacer_dev *pd);
 
 /* class.c */
 void pacer_class_cfg_defaults(struct pacer_class_cfg *cfg);
 struct pacer_class *pacer_class_create(struct pacer_dev *pd, u16 id,
 				       const struct pacer_class_cfg *cfg);
-void pacer_class_apply(struct pacer_class *cl,
-		       const struct pacer_class_cfg *cfg);
+int pacer_class_apply(struct pacer_class *cl,
+		      const struct pacer_class_cfg *cfg);
+void pacer_class_set_mtu(struct pacer_class *cl, u32 mtu);
 void pacer_class_delete(struct pacer_class *cl);
-void pacer_class_put(struct pacer_class *cl);
-void pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
-			 u32 hash);
-int pacer_class_dequeue(struct pacer_class *cl, u64 now, int budget,
+void pacer_class_free(struct pacer_class *cl);
+bool pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
+			 u32 hash, struct pacer_shaper *here);
+int pacer_class_dequeue(struct pacer_class_cpu *cc, u64 now, int budget,
 			struct sk_buff_head *batch, u64 *next, bool *idle);
 void pacer_class_flush(struct pacer_class *cl);
 void pacer_class_read(struct pacer_class *cl, struct pacer_class_cfg *cfg,
 		      struct pacer_class_stats *st, u64 *backlog_packets,
 		      u64 *backlog_bytes);
 void pacer_class_reset_stats(struct pacer_class *cl);
+u32 pacer_class_burst(struct pacer_class *cl);
+u32 pacer_class_limit(struct pacer_class *cl);
 u32 pacer_charge_len(const struct sk_buff *skb,
 		     const struct pacer_class_cfg *cfg);
-unsigned int pacer_hist_bucket(u64 sojourn_ns);
-u32 pacer_class_burst(const struct pacer_class *cl);
+enum skb_drop_reason pacer_skb_drop_reason(enum pacer_drop_reason reason);
 
 /* classify.c */
 struct flow_keys;
 struct pacer_class *pacer_classify(struct pacer_dev *pd,
 				   const struct sk_buff *skb,
 				   const struct flow_keys *keys);
-u32 pacer_flow_hash(const struct pacer_dev *pd, const struct flow_keys *keys);
+u32 pacer_flow_hash(const struct pacer_dev *pd, const struct flow_keys *keys,
+		    u16 class_id);
 
 /* netlink.c */
 int pacer_netlink_init(void);

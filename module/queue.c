@@ -1,72 +1,120 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pacer: the per-class queue.
+ * pacer: the queue of a class on one CPU.
  *
- * Flows (a hash of the packet's flow keys) are served by deficit round
- * robin with a quantum of about one MTU, new flows ahead of old ones (as
- * fq_codel does), so a sparse flow - ACKs, DNS, a ping - is not queued
- * behind a bulk flow's backlog.  The queue never drops on its own: the
- * class decides when its limit forces a drop and takes the head of the
- * fattest flow.
+ * Flows (hash buckets of the device's flow table, keyed by class and flow
+ * keys) are served by deficit round robin with a quantum of about one MTU,
+ * new flows ahead of old ones (as fq_codel does), so a sparse flow - ACKs,
+ * DNS, a ping - is not queued behind a bulk flow's backlog.  A queue owns
+ * the flows on its lists; it lets a flow go once the flow has nothing left
+ * and its turn is over.  The queue never drops on its own: the class
+ * decides when its limit forces a drop and takes the head of the fattest
+ * flow.
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
-#include <linux/reciprocal_div.h>
 #include <linux/slab.h>
 
 #include "queue.h"
 #include "testing.h"
 
 /**
- * pacer_queue_init() - allocate a queue's flows
+ * pacer_queue_init() - an empty queue
  * @q: the queue
- * @nflows: number of hash buckets
  * @quantum: bytes a flow may send per round
- * @gfp: how to allocate them
- *
- * Context: process context, may sleep.
- * Return: 0 or -ENOMEM.
  */
-int pacer_queue_init(struct pacer_queue *q, u32 nflows, u32 quantum,
-		     gfp_t gfp)
+void pacer_queue_init(struct pacer_queue *q, u32 quantum)
 {
-	u32 i;
-
-	q->flows = kvcalloc(nflows, sizeof(*q->flows), gfp);
-	if (!q->flows)
-		return -ENOMEM;
-	for (i = 0; i < nflows; i++)
-		INIT_LIST_HEAD(&q->flows[i].node);
-	q->nflows = nflows;
 	q->quantum = quantum;
 	INIT_LIST_HEAD(&q->new_flows);
 	INIT_LIST_HEAD(&q->old_flows);
 	q->backlog_packets = 0;
 	q->backlog_bytes = 0;
-	return 0;
 }
 
 /**
- * pacer_queue_destroy() - free a queue's flows
- * @q: the queue, already emptied with pacer_queue_take_any()
+ * pacer_flow_init() - a flow in no queue
+ * @flow: the flow
  */
-void pacer_queue_destroy(struct pacer_queue *q)
+void pacer_flow_init(struct pacer_flow *flow)
 {
-	WARN_ON_ONCE(q->backlog_packets);
-	kvfree(q->flows);
-	q->flows = NULL;
+	memset(flow, 0, sizeof(*flow));
+	INIT_LIST_HEAD(&flow->node);
+	INIT_LIST_HEAD(&flow->send_node);
+}
+
+/*
+ * The flow leaves the queue's lists, and anyone may claim it now - unless
+ * packets of it are still on their way out (pacer_flow_sending()): then
+ * pacer_flows_sent() lets it go once they are.
+ */
+static void pacer_flow_let_go(struct pacer_flow *flow)
+{
+	list_del_init(&flow->node);
+	if (!list_empty(&flow->send_node))
+		return;
+	flow->hashes = 0;
+	/* Pairs with the claim's cmpxchg: the flow is empty and unlinked. */
+	smp_store_release(&flow->owner, NULL);
+}
+
+/**
+ * pacer_flow_unclaim() - give back a flow claimed for packets that were
+ *	all dropped before they got in
+ * @flow: the flow, claimed by the caller's queue
+ */
+void pacer_flow_unclaim(struct pacer_flow *flow)
+{
+	if (list_empty(&flow->node) && !flow->head)
+		pacer_flow_let_go(flow);
+}
+
+/**
+ * pacer_flow_sending() - a packet of the flow left its queue and is about
+ *	to be re-injected, after the shaper's lock is dropped
+ * @flow: the flow
+ * @sending: the shaper's list of such flows
+ *
+ * Until pacer_flows_sent(), the flow keeps its owner even if it empties:
+ * a packet of it arriving on another CPU meanwhile joins it here, and
+ * leaves after the ones on their way, not before.
+ */
+void pacer_flow_sending(struct pacer_flow *flow, struct list_head *sending)
+{
+	if (list_empty(&flow->send_node))
+		list_add_tail(&flow->send_node, sending);
+}
+
+/**
+ * pacer_flows_sent() - the packets taken from these flows were
+ *	re-injected: let go of the flows that have nothing left
+ * @sending: the shaper's list (pacer_flow_sending()), emptied
+ *
+ * Context: the shaper's lock held.
+ */
+void pacer_flows_sent(struct list_head *sending)
+{
+	struct pacer_flow *flow, *tmp;
+
+	list_for_each_entry_safe(flow, tmp, sending, send_node) {
+		list_del_init(&flow->send_node);
+		/* A packet that joined meanwhile put it back on a list. */
+		if (list_empty(&flow->node) && !flow->head)
+			pacer_flow_let_go(flow);
+	}
 }
 
 /**
  * pacer_queue_add() - queue a packet at the tail of its flow
- * @q: the queue
+ * @q: the queue, which owns @flow
+ * @flow: the packet's flow
  * @skb: the packet
- * @hash: the packet's flow hash
+ * @class_id: the class of @q: a flow that held another class's packets
+ *	before starts its CoDel state afresh
  */
-void pacer_queue_add(struct pacer_queue *q, struct sk_buff *skb, u32 hash)
+void pacer_queue_add(struct pacer_queue *q, struct pacer_flow *flow,
+		     struct sk_buff *skb, u32 class_id)
 {
-	struct pacer_flow *flow = &q->flows[reciprocal_scale(hash, q->nflows)];
-
 	skb->next = NULL;
 	if (flow->head)
 		flow->tail->next = skb;
@@ -78,6 +126,13 @@ void pacer_queue_add(struct pacer_queue *q, struct sk_buff *skb, u32 hash)
 	q->backlog_bytes += skb->len;
 
 	if (list_empty(&flow->node)) {
+		if (flow->class_id != class_id) {
+			flow->class_id = class_id;
+			flow->first_above = 0;
+			flow->count = 0;
+			flow->last_count = 0;
+			flow->marking = false;
+		}
 		flow->deficit = q->quantum;
 		list_add_tail(&flow->node, &q->new_flows);
 	}
@@ -88,8 +143,9 @@ void pacer_queue_add(struct pacer_queue *q, struct sk_buff *skb, u32 hash)
  * @q: the queue
  * @flowp: set to the packet's flow
  *
- * Moves flows between the lists as their turns end, so calling it again
- * without taking the packet returns the same packet.
+ * Moves flows between the lists as their turns end, and lets go of the
+ * flows that have nothing left, so calling it again without taking the
+ * packet returns the same packet.
  *
  * Return: the packet, or NULL if the queue is empty.
  */
@@ -122,7 +178,7 @@ struct sk_buff *pacer_queue_peek(struct pacer_queue *q,
 			if (head == &q->new_flows && !list_empty(&q->old_flows))
 				list_move_tail(&flow->node, &q->old_flows);
 			else
-				list_del_init(&flow->node);
+				pacer_flow_let_go(flow);
 			continue;
 		}
 		*flowp = flow;
@@ -167,20 +223,20 @@ struct sk_buff *pacer_queue_take(struct pacer_queue *q,
  *
  * The flow that built the backlog pays for it, not the sparse flow whose
  * packet just arrived; its oldest packet goes so the sender learns soonest.
+ * Only the queue's own flows are looked at, not every hash bucket.
  *
- * Return: the packet.
+ * Return: the packet, or NULL if the queue is empty.
  */
 struct sk_buff *pacer_queue_take_fattest(struct pacer_queue *q)
 {
-	struct pacer_flow *fattest = NULL;
-	u32 i;
+	struct pacer_flow *flow, *fattest = NULL;
 
-	for (i = 0; i < q->nflows; i++) {
-		struct pacer_flow *flow = &q->flows[i];
-
+	list_for_each_entry(flow, &q->new_flows, node)
 		if (flow->head && (!fattest || flow->backlog > fattest->backlog))
 			fattest = flow;
-	}
+	list_for_each_entry(flow, &q->old_flows, node)
+		if (flow->head && (!fattest || flow->backlog > fattest->backlog))
+			fattest = flow;
 	return fattest ? pacer_flow_pop(q, fattest) : NULL;
 }
 
@@ -202,6 +258,24 @@ struct sk_buff *pacer_queue_take_any(struct pacer_queue *q)
 		if (flow->head)
 			return pacer_flow_pop(q, flow);
 	return NULL;
+}
+
+/**
+ * pacer_queue_release() - let go of every flow of an empty queue
+ * @q: the queue, with no packets
+ *
+ * An idle queue keeps no flow: the hash buckets are free for any class
+ * on any CPU.
+ */
+void pacer_queue_release(struct pacer_queue *q)
+{
+	struct pacer_flow *flow, *tmp;
+
+	WARN_ON_ONCE(q->backlog_packets);
+	list_for_each_entry_safe(flow, tmp, &q->new_flows, node)
+		pacer_flow_let_go(flow);
+	list_for_each_entry_safe(flow, tmp, &q->old_flows, node)
+		pacer_flow_let_go(flow);
 }
 
 /**

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pacer: a class's queue: flows served by deficit round robin, new flows
- * ahead of old ones, with a CoDel control law that marks ECN-capable
- * packets instead of dropping them.  The caller holds the class lock.
+ * pacer: flows and the queue of a class on one CPU: flows served by
+ * deficit round robin, new flows ahead of old ones, with a CoDel control
+ * law that marks ECN-capable packets instead of dropping them.  The caller
+ * holds the lock of the CPU's shaper.
  */
 #ifndef _PACER_QUEUE_H
 #define _PACER_QUEUE_H
@@ -17,12 +18,14 @@
  * @charge: bytes charged to the token buckets (segments, overhead, mpu)
  * @delayed: could not leave on arrival (no tokens, or packets ahead)
  * @ecn_marked: marked CE on its way out
+ * @drop: why it was dropped, &enum pacer_drop_reason, until it is freed
  */
 struct pacer_skb_cb {
 	u64 enqueue_ns;
 	u32 charge;
 	bool delayed;
 	bool ecn_marked;
+	u8 drop;
 };
 
 static inline struct pacer_skb_cb *pacer_skb_cb(const struct sk_buff *skb)
@@ -31,36 +34,52 @@ static inline struct pacer_skb_cb *pacer_skb_cb(const struct sk_buff *skb)
 	return (struct pacer_skb_cb *)skb->cb;
 }
 
+struct pacer_queue;
+
 /**
- * struct pacer_flow - one hash bucket of a class's queue
+ * struct pacer_flow - packets of one flow, and its turn in round robin
+ * @owner: the queue (a class on one CPU) whose packets the flow holds,
+ *	NULL while it is in no queue.  Set from NULL under the lock of the
+ *	shaper that will hold it, cleared by that queue when it lets the
+ *	flow go; a flow's packets are therefore always on one CPU, so a
+ *	flow keeps its order whatever CPUs its packets arrive on
  * @head: oldest packet
  * @tail: newest packet
- * @node: on the queue's new or old list while it has a turn
+ * @node: on the owner's new or old list while it has a turn
  * @deficit: bytes it may still send in this round
  * @backlog: bytes queued
+ * @class_id: the class whose CoDel state the flow carries
  * @first_above: CoDel: when sojourn has been above target for an interval
  * @mark_next: CoDel: when to mark next while marking
  * @count: CoDel: marks in this marking state
  * @last_count: CoDel: @count when the previous marking state ended
  * @marking: CoDel: in the marking state
+ * @hashes: for a class's overflow flow: a bit per (hash mod 64) of the
+ *	flows it holds, so that their later packets join them there
+ * @send_node: on its owner's shaper's list of flows whose packets are
+ *	being re-injected: an emptied flow keeps its owner until they are,
+ *	so that a later packet of it joins it there instead of overtaking
+ *	them from another CPU
  */
 struct pacer_flow {
+	struct pacer_queue *owner;
 	struct sk_buff *head;
 	struct sk_buff *tail;
 	struct list_head node;
 	s32 deficit;
 	u32 backlog;
+	u32 class_id;
 	u64 first_above;
 	u64 mark_next;
 	u32 count;
 	u32 last_count;
 	bool marking;
+	u64 hashes;
+	struct list_head send_node;
 };
 
 /**
- * struct pacer_queue - the flows of one class
- * @flows: hash buckets
- * @nflows: number of @flows
+ * struct pacer_queue - the flows of one class on one CPU
  * @quantum: bytes a flow may send per round
  * @new_flows: flows that just became active; served first
  * @old_flows: the others
@@ -68,8 +87,6 @@ struct pacer_flow {
  * @backlog_bytes: bytes queued
  */
 struct pacer_queue {
-	struct pacer_flow *flows;
-	u32 nflows;
 	u32 quantum;
 	struct list_head new_flows;
 	struct list_head old_flows;
@@ -89,16 +106,20 @@ struct pacer_codel {
 	u32 mtu;
 };
 
-int pacer_queue_init(struct pacer_queue *q, u32 nflows, u32 quantum,
-		     gfp_t gfp);
-void pacer_queue_destroy(struct pacer_queue *q);
-void pacer_queue_add(struct pacer_queue *q, struct sk_buff *skb, u32 hash);
+void pacer_queue_init(struct pacer_queue *q, u32 quantum);
+void pacer_flow_init(struct pacer_flow *flow);
+void pacer_flow_unclaim(struct pacer_flow *flow);
+void pacer_flow_sending(struct pacer_flow *flow, struct list_head *sending);
+void pacer_flows_sent(struct list_head *sending);
+void pacer_queue_add(struct pacer_queue *q, struct pacer_flow *flow,
+		     struct sk_buff *skb, u32 class_id);
 struct sk_buff *pacer_queue_peek(struct pacer_queue *q,
 				 struct pacer_flow **flowp);
 struct sk_buff *pacer_queue_take(struct pacer_queue *q,
 				 struct pacer_flow *flow);
 struct sk_buff *pacer_queue_take_fattest(struct pacer_queue *q);
 struct sk_buff *pacer_queue_take_any(struct pacer_queue *q);
+void pacer_queue_release(struct pacer_queue *q);
 u64 pacer_codel_control_law(u64 t, u64 interval, u32 count);
 bool pacer_codel_should_mark(struct pacer_flow *flow,
 			     const struct pacer_codel *p, u64 sojourn, u64 now);

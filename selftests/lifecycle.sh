@@ -41,15 +41,18 @@ step "modprobe pacer"
 load_pacer
 check_eq "lsmod lists pacer after modprobe" "$(lsmod_has pacer && echo yes)" yes
 version=$(modinfo -F version pacer)
-check_eq "modinfo version $version is MAJOR.MINOR.PATCH" \
-	"$(echo "$version" | grep -cE '^[0-9]+\.[0-9]+\.[0-9]+$')" 1
+# tools/version: the release, and the commit it was built from in git.
+check_eq "modinfo version $version is MAJOR.MINOR.PATCH[+gCOMMIT][+dirty]" \
+	"$(echo "$version" | grep -cE '^[0-9]+\.[0-9]+\.[0-9]+(\+g[0-9a-f]+)?(\+dirty)?$')" 1
+check_eq "pacerctl -V names the module's version" \
+	"$(pacerctl -V | grep -cF "$version")" 1
 
 setup_ns NS1 NS2
 
 step "create pacer0"
 ip -n "$NS1" link add pacer0 type pacer
 check_eq "pacer0 kind" "$(link_field "$NS1" pacer0 .linkinfo.info_kind)" pacer
-check_eq "pacer0 txqueuelen (the queue bound) defaults to 1000" \
+check_eq "pacer0 txqueuelen (no queue bound: a class's limit is) defaults to 1000" \
 	"$(link_field "$NS1" pacer0 .txqlen)" 1000
 check_eq "pacer0 starts down" "$(has_flag "$NS1" pacer0 UP && echo up || echo down)" down
 check_eq "pacer0 is NOARP" "$(has_flag "$NS1" pacer0 NOARP && echo yes)" yes

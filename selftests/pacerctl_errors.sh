@@ -81,7 +81,7 @@ txt=$(in_ns pacerctl dev show)
 log "pacerctl dev show:"
 log "$txt"
 check_eq "text lists both devices" \
-	"$(echo "$txt" | grep -cE '^pacer[01]: ifindex [0-9]+ classes 1 max_classes [0-9]+ rules 0 max_rules [0-9]+$')" 2
+	"$(echo "$txt" | grep -cE '^pacer[01]: ifindex [0-9]+ classes 1 max_classes [0-9]+ rules 0 max_rules [0-9]+ max_memory [0-9]+[KMG]?b$')" 2
 js=$(in_ns pacerctl -j -s dev show dev pacer1)
 log "pacerctl -j -s dev show dev pacer1: $js"
 check_eq "dev NAME lists one device" "$(echo "$js" | json_each ifname | words)" pacer1

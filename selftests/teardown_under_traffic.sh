@@ -87,8 +87,9 @@ ping_replies() {
 }
 
 # pacer0 releases packets at once.  To have it hold some, starve_napi
-# moves its NAPI context to a thread (threaded NAPI) pinned to CPU 1 at
-# nice 19 and starves it with a busy loop at nice -20; the test, and the
+# moves its NAPI contexts (one per CPU's shaper) to threads (threaded
+# NAPI) pinned to CPU 1 at nice 19 and starves them with a busy loop at
+# nice -20; the test, and the
 # traffic it sends, stay on CPU 0.  feed_napi ends the starvation and waits
 # until pacer0 is idle.
 starve_napi() {
@@ -96,15 +97,18 @@ starve_napi() {
 
 	taskset -p 1 $$ >/dev/null
 	ip netns exec "$NS_B" sh -c 'echo 1 >/sys/class/net/pacer0/threaded'
-	NAPI_PID=
+	NAPI_PIDS=
 	for p in /proc/[0-9]*; do
 		case "$(cat "$p/comm" 2>/dev/null)" in
-		napi/pacer0-*) NAPI_PID=${p#/proc/} ;;
+		napi/pacer0-*) NAPI_PIDS="$NAPI_PIDS ${p#/proc/}" ;;
 		esac
 	done
-	[ -n "$NAPI_PID" ] || die "no NAPI thread for pacer0"
-	taskset -p 2 "$NAPI_PID" >/dev/null
-	renice -n 19 -p "$NAPI_PID" >/dev/null
+	[ -n "$NAPI_PIDS" ] || die "no NAPI thread for pacer0"
+	# One per CPU's shaper: all of them go to CPU 1 and starve there.
+	for p in $NAPI_PIDS; do
+		taskset -p 2 "$p" >/dev/null
+		renice -n 19 -p "$p" >/dev/null
+	done
 	bg taskset 2 sh -c 'while :; do :; done'
 	HOG=$BGPID
 	renice -n -20 -p "$HOG" >/dev/null

@@ -4,27 +4,25 @@
 # Hostile tenants: what an unprivileged user can make pacer allocate is
 # capped and charged to that user's memory cgroup.
 #
-# 1. Caps, as root: a device's max_classes and max_rules default to the
-#    module parameters; "dev set" lowers them (and raises them back, never
-#    above the parameters, never below what the device has); at the cap,
-#    "class add" and "rule add" fail with the cap's message and change
-#    nothing.  The parameters take only 1 to 65536 classes.
+# 1. Caps, as root: a device's max_classes, max_rules and max_memory
+#    default to the module parameters; "dev set" lowers them (and raises
+#    them back, never above the parameters, never below what the device
+#    has); at the cap, "class add" and "rule add" fail with the cap's
+#    message and change nothing.  The parameters take only 1 to 65536
+#    classes.
 # 2. A user (uid 65534) in a user and network namespace of its own, which
 #    gives it CAP_NET_ADMIN there, creates a pacer device (the module is
 #    loaded already) and cannot raise its caps above the parameters.
 # 3. Memory, the same user inside a memory cgroup (cgroup v2):
-#    - with memory.max 256M it creates 64 classes: the cgroup's
-#      memory.current grows by at least 64 KiB a class (a class and its
-#      1,024 flow buckets take ~128 KiB; before pacer charged them, the
-#      growth was ~0);
-#    - with memory.max 16M it creates classes until one fails: the failure
-#      is the cgroup's - "Cannot allocate memory", or pacerctl killed by
-#      the cgroup's OOM killer when its own pages hit the limit first (seen
-#      on the debug kernel, whose processes are larger) - it comes before
-#      the device's cap of
-#      1,024 classes, the cgroup records hitting its limit
-#      (memory.events max > 0), and the host's MemAvailable fell by less
-#      than the cgroup's limit plus 8 MiB.
+#    - with memory.max 256M it creates 200 classes: the cgroup's
+#      memory.current grows by 1 to 2 KiB a class (a class, its
+#      parameters and its state on each of the 2 CPUs; before pacer
+#      charged them, the growth was ~0);
+#    - with memory.max 8M it creates pacer devices (each with its flow
+#      table, ~400 KiB, and nothing caps how many a namespace has) until
+#      one fails: the failure is "Cannot allocate memory", the cgroup
+#      records hitting its limit (memory.events max > 0), and the host's
+#      MemAvailable fell by less than the cgroup's limit plus 8 MiB.
 #
 #   +---- cgroup pacer-tenant (memory.max) -----------------------+
 #   | setpriv --reuid 65534 unshare -U -r -n:                     |
@@ -51,10 +49,12 @@ dev_field() {
 }
 
 step "caps: defaults are the module parameters"
-check_eq "max_classes parameter" "$(cat "$PARAMS/max_classes")" 1024
-check_eq "max_rules parameter" "$(cat "$PARAMS/max_rules")" 65536
-check_eq "pacer0 max_classes" "$(dev_field max_classes)" 1024
-check_eq "pacer0 max_rules" "$(dev_field max_rules)" 65536
+check_eq "max_classes parameter" "$(cat "$PARAMS/max_classes")" 65536
+check_eq "max_rules parameter" "$(cat "$PARAMS/max_rules")" 131072
+check_eq "max_memory parameter" "$(cat "$PARAMS/max_memory")" 67108864
+check_eq "pacer0 max_classes" "$(dev_field max_classes)" 65536
+check_eq "pacer0 max_rules" "$(dev_field max_rules)" 131072
+check_eq "pacer0 max_memory" "$(dev_field max_memory)" 67108864
 check_eq "pacer0 classes (class 0)" "$(dev_field classes)" 1
 check_eq "pacer0 rules" "$(dev_field rules)" 0
 
@@ -82,7 +82,15 @@ check_fail "dev set max_classes below what the device has" 1 \
 	in_ns pacerctl dev set dev pacer0 max_classes 2
 check_fail "dev set max_rules above the module parameter" 1 \
 	"max_rules is above the module parameter max_rules" \
-	in_ns pacerctl dev set dev pacer0 max_rules 65537
+	in_ns pacerctl dev set dev pacer0 max_rules 131073
+check_fail "dev set max_memory above the module parameter" 1 \
+	"max_memory is above the module parameter max_memory" \
+	in_ns pacerctl dev set dev pacer0 max_memory 65m
+check_fail "dev set max_memory below 1m" 2 \
+	"invalid max_memory \"1000k\": expected a size from 1m" \
+	in_ns pacerctl dev set dev pacer0 max_memory 1000k
+check_ok "dev set max_memory 32m" in_ns pacerctl dev set dev pacer0 max_memory 32m
+check_eq "max_memory after dev set" "$(dev_field max_memory)" 33554432
 check_fail "dev set max_classes 0" 2 "invalid max_classes \"0\": expected 1 to 65536" \
 	in_ns pacerctl dev set dev pacer0 max_classes 0
 check_fail "dev set with nothing to change" 2 "nothing to change" \
@@ -90,12 +98,12 @@ check_fail "dev set with nothing to change" 2 "nothing to change" \
 check_eq "caps unchanged by the refusals" \
 	"$(dev_field max_classes)/$(dev_field max_rules)" 3/2
 check_ok "dev set back up to the parameters" \
-	in_ns pacerctl dev set dev pacer0 max_classes 1024 max_rules 65536
+	in_ns pacerctl dev set dev pacer0 max_classes 65536 max_rules 131072
 
 step "caps: the module parameters"
 check_fail "max_classes parameter 0" 1 "" sh -c "echo 0 >$PARAMS/max_classes"
 check_fail "max_classes parameter 65537" 1 "" sh -c "echo 65537 >$PARAMS/max_classes"
-check_eq "max_classes parameter unchanged" "$(cat "$PARAMS/max_classes")" 1024
+check_eq "max_classes parameter unchanged" "$(cat "$PARAMS/max_classes")" 65536
 echo 100 >"$PARAMS/max_classes"
 pacer_add "$NS" pacer1
 check_eq "a new device takes the parameter" \
@@ -103,7 +111,7 @@ check_eq "a new device takes the parameter" \
 check_fail "dev set above the lowered parameter" 1 \
 	"max_classes is above the module parameter max_classes" \
 	in_ns pacerctl dev set dev pacer1 max_classes 101
-echo 1024 >"$PARAMS/max_classes"
+echo 65536 >"$PARAMS/max_classes"
 
 # tenant CMD: CMD as uid 65534 in a user and network namespace of its own
 # (root there: CAP_NET_ADMIN over that namespace only).
@@ -116,15 +124,17 @@ step "an unprivileged user in its own user namespace"
 if ! tenant 'true' 2>"$TMPD/userns.err"; then
 	skip "unprivileged user namespaces are not available: $(cat "$TMPD/userns.err")"
 fi
-out=$(tenant 'ip link add up0 type pacer && pacerctl dev set dev up0 max_classes 2000;
+echo 2000 >"$PARAMS/max_classes"
+out=$(tenant 'ip link add up0 type pacer && pacerctl dev set dev up0 max_classes 2001;
 	echo "rc=$?"; pacerctl -j dev show dev up0' 2>&1) || true
 log "$out"
-check_eq "the user can create a pacer device and read it" \
-	"$(echo "$out" | sed -n 's/.*"max_classes":\([0-9]*\).*/\1/p')" 1024
+check_eq "the user can create a pacer device and read it (max_classes: the parameter, lowered to 2000)" \
+	"$(echo "$out" | sed -n 's/.*"max_classes":\([0-9]*\).*/\1/p')" 2000
 check_eq "the user cannot raise max_classes above the parameter" \
 	"$(echo "$out" | grep -c 'max_classes is above the module parameter max_classes')" 1
 check_eq "... and pacerctl says so with exit status 1" \
 	"$(echo "$out" | grep -c '^rc=1$')" 1
+echo 65536 >"$PARAMS/max_classes"
 
 # The memory cgroup the tenant runs in.
 CG=/sys/fs/cgroup
@@ -144,63 +154,89 @@ cleanup_test() {
 	rm -rf "$TT"
 }
 
-# in_cgroup MAX LIMIT: the tenant, in a fresh cgroup with memory.max MAX,
-# creates a pacer device and classes 1.. until one fails or LIMIT exist.
-# Prints how far it got and why it stopped, the cgroup's memory.current
-# and the host's MemAvailable at its peak (read by the tenant itself, while
-# its namespace and device still exist), then "events_max N".
+# in_cgroup MAX SCRIPT: SCRIPT (sh, written to a file) run as the tenant
+# in a fresh cgroup with memory.max MAX; prints its output, then
+# "events_max N" and "events_oom_kill N".  At the limit a new process may
+# not start: what SCRIPT does last should use builtins only.
 in_cgroup() {
 	rmdir "$TCG" 2>/dev/null || true
 	mkdir "$TCG"
 	echo "$1" >"$TCG/memory.max"
-	cat >"$TT/create.sh" <<-EOS
-	ip link add up0 type pacer || exit 1
-	i=1
-	while [ \$i -le $2 ]; do
-		pacerctl class add dev up0 id \$i rate 1mbit >/dev/null 2>$TT/err || break
-		i=\$((i + 1))
-	done
-	# At the limit a new process may not start: builtins only from here.
-	read -r err <$TT/err
-	echo "created \$((i - 1)) error \$err"
-	read -r cur <$TCG/memory.current
-	echo "in_ns_current \$cur"
-	while read -r key val unit; do
-		[ "\$key" != MemAvailable: ] || echo "in_ns_memavail \$val"
-	done </proc/meminfo
-	EOS
-	sh -c "echo \$\$ >$TCG/cgroup.procs; exec setpriv --reuid 65534 --regid 65534 --clear-groups unshare -U -r -n sh $TT/create.sh" 2>&1 || true
+	printf '%s\n' "$2" >"$TT/script.sh"
+	sh -c "echo \$\$ >$TCG/cgroup.procs; exec setpriv --reuid 65534 --regid 65534 --clear-groups unshare -U -r -n sh $TT/script.sh" 2>&1 || true
 	echo "events_max $(awk '$1 == "max" { print $2 }' "$TCG/memory.events")"
 	echo "events_oom_kill $(awk '$1 == "oom_kill" { print $2 }' "$TCG/memory.events")"
 }
 
-step "memory: 64 classes are charged to the tenant's cgroup"
-out=$(in_cgroup 256M 64)
-log "$out"
-created=$(echo "$out" | sed -n 's/^created \([0-9]*\).*/\1/p')
-cur=$(echo "$out" | sed -n 's/^in_ns_current \([0-9]*\)/\1/p')
-check_eq "classes created under memory.max 256M" "$created" 64
-check_ge "cgroup memory.current with 64 classes: >= 64 KiB a class" \
-	"${cur:-0}" $((64 * 64 * 1024))
-log "charged per class: $(( ${cur:-0} / 64 / 1024 )) KiB (memory.current / 64, process included)"
+# What the cgroup is charged now, and the host's MemAvailable (builtins).
+PEEK="read -r cur <$TCG/memory.current; echo \"current \$cur\"
+while read -r key val unit; do
+	[ \"\$key\" != MemAvailable: ] || echo \"memavail \$val\"
+done </proc/meminfo"
 
-step "memory: under memory.max 16M the tenant runs out before the cap"
-mem0=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
-out=$(in_cgroup 16M 1100)
+field_of() {	# field_of NAME OUTPUT: the Nth (last) value printed as "NAME V"
+	echo "$2" | sed -n "s/^$1 \([0-9]*\).*/\1/p" | tail -n 1
+}
+
+step "memory: 200 classes are charged to the tenant's cgroup"
+N=200
+# One batch (one process, one socket), then a pause for RCU: what the
+# cgroup is charged then is the classes, not 200 processes' leftovers
+# (sockets are freed after a grace period).
+awk -v n="$N" 'BEGIN { for (i = 2; i <= n + 1; i++)
+	printf "class add dev up0 id %d rate 1mbit\n", i }' >"$TT/classes"
+out=$(in_cgroup 256M "ip link add up0 type pacer || exit 1
+pacerctl class add dev up0 id 1 rate 1mbit || exit 1
+sleep 1
+$PEEK
+# -b stops at the first failing line, with a non-zero status.
+if pacerctl -b $TT/classes >/dev/null; then echo \"created $N\"; else echo \"created 0\"; fi
+sleep 1
+$PEEK")
 log "$out"
-created=$(echo "$out" | sed -n 's/^created \([0-9]*\).*/\1/p')
-events=$(echo "$out" | sed -n 's/^events_max \([0-9]*\)/\1/p')
-mem1=$(echo "$out" | sed -n 's/^in_ns_memavail \([0-9]*\)/\1/p')
-check_le "classes created under memory.max 16M (cap: 1023 besides class 0)" \
-	"${created:-9999}" 200
-check_ge "classes created under memory.max 16M" "${created:-0}" 10
+created=$(field_of created "$out")
+before=$(echo "$out" | sed -n 's/^current \([0-9]*\)/\1/p' | head -n 1)
+after=$(field_of current "$out")
+check_eq "classes created under memory.max 256M" "$created" "$N"
+per=$(( (${after:-0} - ${before:-0}) / N ))
+log "charged per class: $per bytes (a class, its parameters and its state on each CPU)"
+check_ge "cgroup memory.current grew by >= 1 KiB a class" "$per" 1024
+# A class is 512 + 128 bytes of slab and 416 bytes per possible CPU; the
+# memory cgroup charges a per-CPU object twice its size (the object on
+# each CPU, and its own pointer per 4 bytes of it).  So <= 640 bytes plus
+# 1 KiB per possible CPU.
+ncpus=$(awk -F- '{ print ($2 == "" ? $1 : $2) + 1 }' /sys/devices/system/cpu/possible)
+check_le "... and an idle class costs <= 640 B + 1 KiB per possible CPU ($ncpus)" \
+	"$per" $((640 + 1024 * ncpus))
+
+step "memory: under memory.max 8M the tenant runs out of memory, not of a cap"
+mem0=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+out=$(in_cgroup 8M "i=0
+while [ \$i -lt 200 ]; do
+	ip link add up\$i type pacer 2>$TT/err || break
+	i=\$((i + 1))
+done
+read -r err <$TT/err
+echo \"devices \$i error \$err\"
+$PEEK")
+log "$out"
+created=$(field_of devices "$out")
+events=$(field_of events_max "$out")
+mem1=$(field_of memavail "$out")
+check_le "pacer devices created under memory.max 8M (each with its flow table)" \
+	"${created:-999}" 40
+check_ge "pacer devices created under memory.max 8M" "${created:-0}" 3
+# The cgroup refuses either the device's allocation (ENOMEM, which ip
+# reports) or, when the limit is hit first by ip's own pages, by killing
+# ip (the cgroup's OOM killer; seen on the debug kernel, whose processes
+# are larger): both are the memory cgroup's refusal, not a cap's.
 refused=$(echo "$out" | grep -c 'Cannot allocate memory' || true)
-killed=$(echo "$out" | sed -n 's/^events_oom_kill \([0-9]*\)/\1/p')
+killed=$(field_of events_oom_kill "$out")
 log "refusal: ENOMEM reported $refused time(s); the cgroup OOM-killed ${killed:-0} process(es)"
-check_eq "the refusal is the memory cgroup's (ENOMEM, or its OOM killer)" \
+check_eq "the refusal is the memory cgroup's (ENOMEM or its OOM kill)" \
 	$((refused + ${killed:-0} > 0)) 1
 check_ge "memory.events max (the cgroup hit its limit)" "${events:-0}" 1
-check_le "host MemAvailable fell by (kB, at the tenant's peak) <= 16M + 8M" \
-	$((mem0 - ${mem1:-0})) $(((16 + 8) * 1024))
+check_le "host MemAvailable fell by (kB, at the tenant's peak) <= 8M + 8M" \
+	$((mem0 - ${mem1:-0})) $(((8 + 8) * 1024))
 
 ksft_exit

@@ -8,8 +8,9 @@
  * in /sys/kernel/debug/kunit/<suite>/results.
  *
  * - pacer_bucket: rate <-> time conversions from 1 kbit/s to 10 tbit/s and
- *   up to U32_MAX bytes; a bucket's tokens, its debt after a packet larger
- *   than the bucket, and idle times that would overflow a naive sum.
+ *   up to U32_MAX bytes; a bucket's tokens, what they pay for, its debt
+ *   after a packet larger than the bucket, and idle times that would
+ *   overflow a naive sum.
  * - pacer_codel: the control law at count 0 and at 2^32 - 1, and a flow
  *   that marks past 2^32 times (the count saturates: no division by 0).
  * - pacer_hist: the sojourn histogram's bucket boundaries, 0 to U64_MAX.
@@ -29,12 +30,12 @@
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/tcp.h>
-#include <asm/unaligned.h>
 #include <net/checksum.h>
 #include <net/dsfield.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
 
+#include "../compat.h"
 #include "../ecn.h"
 #include "../pacer.h"
 
@@ -119,6 +120,15 @@ static void pacer_bucket_tokens(struct kunit *test)
 	t = now + (1ULL << 62);
 	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, burst, t), t);
 	KUNIT_EXPECT_EQ(test, b.tokens, b.depth);
+
+	/* What the tokens pay for: the burst when full, nothing in debt. */
+	memset(&b, 0, sizeof(b));
+	pacer_bucket_config(&b, RATE_10MBIT, burst, now);
+	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, 1, now), now);
+	KUNIT_EXPECT_GE(test, pacer_bucket_avail(&b), burst - 1);
+	KUNIT_EXPECT_LE(test, pacer_bucket_avail(&b), burst);
+	pacer_bucket_charge(&b, 2 * burst);
+	KUNIT_EXPECT_EQ(test, pacer_bucket_avail(&b), 0U);
 
 	/* Unlimited: everything leaves now. */
 	pacer_bucket_config(&b, 0, 0, now);

@@ -432,6 +432,65 @@ static int attach_open_scan(struct pnl *nl, const struct attach_args *a,
 	return 0;
 }
 
+/**
+ * pacer_attach_list() - the redirects to a pacer device that "attach" makes
+ * @pacer_ifindex: the pacer device
+ * @fn: called for each: the device, its side (ingress or not) and the
+ *	filter's pref; a non-zero return stops the walk and is returned
+ * @arg: @fn's argument
+ *
+ * Every device of this network namespace is looked at, on both sides.
+ *
+ * Return: 0, @fn's return, or an exit status (with a message).
+ */
+int pacer_attach_list(uint32_t pacer_ifindex,
+		      int (*fn)(const char *ifname, bool ingress,
+				uint32_t pref, void *arg), void *arg)
+{
+	struct attach_args a = { .pacer_ifindex = pacer_ifindex };
+	struct if_nameindex *ifs, *i;
+	char extack[PNL_EXTACK_LEN];
+	struct redirect_scan scan;
+	struct pnl nl;
+	unsigned int k;
+	int ret = 0, err, side;
+
+	ifs = if_nameindex();
+	if (!ifs)
+		return pacer_fail("cannot list the devices: %s",
+				  strerror(errno));
+	err = pnl_open_route(&nl);
+	if (err) {
+		ret = pacer_fail("cannot open an rtnetlink socket: %s",
+				 strerror(-err));
+		goto out;
+	}
+	for (i = ifs; i->if_index && !ret; i++) {
+		if (i->if_index == pacer_ifindex)
+			continue;
+		a.ifindex = i->if_index;
+		a.ifname = i->if_name;
+		for (side = 0; side < 2 && !ret; side++) {
+			a.ingress = !side;
+			err = attach_scan(&nl, &a, &scan, extack,
+					  sizeof(extack));
+			if (err) {
+				ret = pacer_fail_request(err, extack, false,
+							 "cannot read the filters of %s",
+							 i->if_name);
+				break;
+			}
+			for (k = 0; k < scan.n && !ret; k++)
+				ret = fn(i->if_name, a.ingress, scan.prefs[k],
+					 arg);
+		}
+	}
+	pnl_close(&nl);
+out:
+	if_freenameindex(ifs);
+	return ret;
+}
+
 /* Packets mirred sends to a device that is down are dropped: say so. */
 static void attach_warn_down(const char *ifname)
 {

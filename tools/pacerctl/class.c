@@ -24,6 +24,7 @@
 #include "objects.h"
 #include "pacerctl.h"
 #include "print.h"
+#include "prometheus.h"
 #include "units.h"
 
 /* The kernel's bounds (module/netlink.c), checked here first. */
@@ -77,10 +78,12 @@ struct class_args {
  * struct class_show_ctx - the state of "class show" while replies arrive
  * @opts: global options
  * @started: the output is started (the JSON array is open)
+ * @prom: the classes so far, for -o prometheus (printed once all are in)
  */
 struct class_show_ctx {
 	const struct pacer_opts *opts;
 	bool started;
+	struct pacer_prom prom;
 };
 
 static int class_show(int argc, char **argv, const struct pacer_opts *opts);
@@ -98,13 +101,13 @@ static const struct pacerctl_cmd class_cmds[] = {
 };
 
 #define CLASS_OPTIONS \
-	"[ burst SIZE ] [ ceil RATE ] [ limit TIME|SIZE ] [ target TIME ] [ overhead N ] [ mpu N ] [ name NAME ]"
+	"[ burst SIZE ] [ ceil RATE ] [ limit TIME|SIZE ] [ target TIME ] [ overhead N ] [ mpu N ] [ gso auto|split|keep ] [ name NAME ]"
 
 static void class_usage(FILE *f)
 {
 	fputs("Usage: pacerctl class add dev DEV id ID rate RATE [ burst SIZE ] [ ceil RATE ]\n"
 	      "                          [ limit TIME|SIZE ] [ target TIME ] [ overhead N ]\n"
-	      "                          [ mpu N ] [ name NAME ]\n"
+	      "                          [ mpu N ] [ gso auto|split|keep ] [ name NAME ]\n"
 	      "       pacerctl class change dev DEV id ID [ rate RATE ] [ burst SIZE ] ...\n"
 	      "       pacerctl class del dev DEV id ID\n"
 	      "       pacerctl [ -j ] [ -p ] [ -s ] class show dev DEV [ id ID ]\n"
@@ -129,6 +132,9 @@ static void class_usage(FILE *f)
 	      "                    1us to 1s (default 5ms)\n"
 	      "    overhead N      bytes added to each packet's length, -64 to 256\n"
 	      "    mpu N           minimum charged length of a packet, 0 to 4096\n"
+	      "    gso MODE        split GSO packets into their segments (split), keep\n"
+	      "                    them whole (keep), or split below 1gbit only (auto,\n"
+	      "                    the default)\n"
 	      "    name NAME       free text, at most 15 bytes\n"
 	      "\n"
 	      "With -s, \"class show\" adds the counters; -s -s also the sojourn histogram.\n", f);
@@ -341,6 +347,27 @@ static int class_parse_mpu(const char *value, struct class_args *a)
 	return 0;
 }
 
+static const char *const gso_names[] = {
+	[PACER_GSO_AUTO] = "auto",
+	[PACER_GSO_SPLIT] = "split",
+	[PACER_GSO_KEEP] = "keep",
+};
+
+static int class_parse_gso(const char *value, struct class_args *a)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(gso_names); i++) {
+		if (!strcmp(value, gso_names[i])) {
+			a->cls.gso = i;
+			a->cls.has |= PACER_BIT(PACER_CLASS_A_GSO);
+			return 0;
+		}
+	}
+	return pacer_usage_error("invalid gso \"%s\": expected auto, split or keep",
+				 value);
+}
+
 static int class_parse_name(const char *value, struct class_args *a)
 {
 	if (strlen(value) >= PACER_CLASS_NAME_LEN)
@@ -369,6 +396,7 @@ static const struct class_keyword {
 	{ "target", class_parse_target, CLASS_SET },
 	{ "overhead", class_parse_overhead, CLASS_SET },
 	{ "mpu", class_parse_mpu, CLASS_SET },
+	{ "gso", class_parse_gso, CLASS_SET },
 	{ "name", class_parse_name, CLASS_SET },
 };
 
@@ -439,7 +467,7 @@ static int class_check_required(const struct class_args *a)
 		return pacer_usage_error("\"%s\" needs \"rate RATE\"",
 					 a->command);
 	if (a->which == CLASS_CHANGE && !settable)
-		return pacer_usage_error("\"%s\" needs something to change: rate, burst, ceil, limit, target, overhead, mpu or name",
+		return pacer_usage_error("\"%s\" needs something to change: rate, burst, ceil, limit, target, overhead, mpu, gso or name",
 					 a->command);
 	return class_check_combination(a);
 }
@@ -496,7 +524,8 @@ static int class_put(struct nl_msg *msg, const struct pacer_class_info *c)
 	     nla_put_u32(msg, PACER_CLASS_A_TARGET_US, c->target_us) < 0) ||
 	    (HAS(OVERHEAD) &&
 	     nla_put_s32(msg, PACER_CLASS_A_OVERHEAD, c->overhead) < 0) ||
-	    (HAS(MPU) && nla_put_u32(msg, PACER_CLASS_A_MPU, c->mpu) < 0))
+	    (HAS(MPU) && nla_put_u32(msg, PACER_CLASS_A_MPU, c->mpu) < 0) ||
+	    (HAS(GSO) && nla_put_u8(msg, PACER_CLASS_A_GSO, c->gso) < 0))
 		return -EMSGSIZE;
 #undef HAS
 	nla_nest_end(msg, nest);
@@ -540,14 +569,16 @@ static const struct nla_policy class_policy[PACER_CLASS_A_MAX + 1] = {
 	[PACER_CLASS_A_OVERHEAD] = { .type = NLA_S32 },
 	[PACER_CLASS_A_MPU] = { .type = NLA_U32 },
 	[PACER_CLASS_A_STATS] = { .type = NLA_NESTED },
+	[PACER_CLASS_A_GSO] = { .type = NLA_U8 },
+	[PACER_CLASS_A_QUEUE_LIMIT] = { .type = NLA_U32 },
 };
 
 static void class_decode_config(struct nlattr **tb, struct pacer_class_info *c)
 {
 	int i;
 
-	for (i = 1; i < PACER_CLASS_A_STATS; i++)
-		if (tb[i])
+	for (i = 1; i <= PACER_CLASS_A_MAX; i++)
+		if (tb[i] && i != PACER_CLASS_A_STATS && i != PACER_CLASS_A_PAD)
 			c->has |= PACER_BIT(i);
 	c->id = nla_get_u16(tb[PACER_CLASS_A_ID]);
 	if (tb[PACER_CLASS_A_NAME])
@@ -567,6 +598,8 @@ static void class_decode_config(struct nlattr **tb, struct pacer_class_info *c)
 	GET(TARGET_US, target_us, u32);
 	GET(OVERHEAD, overhead, s32);
 	GET(MPU, mpu, u32);
+	GET(GSO, gso, u8);
+	GET(QUEUE_LIMIT, queue_limit, u32);
 #undef GET
 }
 
@@ -647,6 +680,15 @@ void pacer_class_print_config(const struct pacer_class_info *cls)
 		print_string(PRINT_FP, NULL, " limit %s",
 			     format_size(buf, sizeof(buf), cls->limit_bytes));
 	}
+	/* What a time limit comes to at the rate: the bytes that may queue. */
+	if (HAS(QUEUE_LIMIT)) {
+		print_uint(PRINT_JSON, "queue_limit_bytes", NULL,
+			   cls->queue_limit);
+		if (HAS(LIMIT_US))
+			print_string(PRINT_FP, NULL, " (%s)",
+				     format_size(buf, sizeof(buf),
+						 cls->queue_limit));
+	}
 	if (HAS(TARGET_US)) {
 		print_uint(PRINT_JSON, "target_us", NULL, cls->target_us);
 		print_string(PRINT_FP, NULL, " target %s",
@@ -657,6 +699,8 @@ void pacer_class_print_config(const struct pacer_class_info *cls)
 		print_int(PRINT_ANY, "overhead", " overhead %d", cls->overhead);
 	if (HAS(MPU))
 		print_uint(PRINT_ANY, "mpu", " mpu %u", cls->mpu);
+	if (HAS(GSO) && cls->gso < ARRAY_SIZE(gso_names))
+		print_string(PRINT_ANY, "gso", " gso %s", gso_names[cls->gso]);
 #undef HAS
 }
 
@@ -729,6 +773,8 @@ static int class_show_reply(struct nl_msg *msg, void *arg)
 	err = pacer_class_decode(nlmsg_hdr(msg), &dev, &cls);
 	if (err)
 		return err;
+	if (ctx->opts->prometheus)
+		return pacer_prom_add(&ctx->prom, &cls);
 	class_show_start(ctx);
 	class_print(&cls, ctx->opts);
 	return 0;
@@ -753,7 +799,10 @@ static int class_request(const struct class_args *a, uint8_t cmd, int flags,
 		goto out;
 	}
 	err = pnl_request(&nl, msg, fn, arg, extack, sizeof(extack));
-	if (ctx) {
+	if (ctx && ctx->opts->prometheus) {
+		if (!err)
+			pacer_prom_print(stdout, &ctx->prom);
+	} else if (ctx) {
 		if (!err)
 			class_show_start(ctx);	/* "[]" when there is none */
 		if (ctx->started)
@@ -764,6 +813,8 @@ static int class_request(const struct class_args *a, uint8_t cmd, int flags,
 	else
 		pacer_warn_extack(extack);
 out:
+	if (ctx)
+		pacer_prom_free(&ctx->prom);	/* whether or not it was used */
 	pnl_close(&nl);
 	return ret;
 }
@@ -787,6 +838,7 @@ int pacer_class_show(int argc, char **argv, const struct pacer_opts *opts,
 	ret = class_parse(argc, argv, &a);
 	if (ret || a.help)
 		return ret;
+	ctx.prom.ifname = a.ifname;
 	return class_request(&a, PACER_CMD_CLASS_GET,
 			     a.cls.has ? 0 : NLM_F_DUMP, class_show_reply, &ctx,
 			     &ctx);

@@ -14,9 +14,25 @@
 #include "nl.h"
 #include "pacerctl.h"
 
+/* Where the command being run came from, in batch mode: "FILE:LINE". */
+static const char *pacer_where;
+
+/**
+ * pacer_set_where() - name where the commands that follow come from
+ * @where: "FILE:LINE", or NULL for the command line
+ *
+ * Every message names it, so a batch's error points at its line.
+ */
+void pacer_set_where(const char *where)
+{
+	pacer_where = where;
+}
+
 static void vmessage(const char *fmt, va_list ap)
 {
 	fputs("pacerctl: ", stderr);
+	if (pacer_where)
+		fprintf(stderr, "%s: ", pacer_where);
 	vfprintf(stderr, fmt, ap);
 }
 

@@ -4,6 +4,7 @@
  *
  *   pacerctl [-j] [-p] [-s] dev show [ dev NAME ]
  *   pacerctl [-j] [-p] dev set dev NAME [ max_classes N ] [ max_rules N ]
+ *                                [ max_memory SIZE ]
  *
  * Arguments are parsed into struct dev_show_args (dev_set_args), sent as
  * PACER_CMD_DEV_GET (a dump without NAME) or PACER_CMD_DEV_SET, and each
@@ -21,6 +22,7 @@
 #include "objects.h"
 #include "pacerctl.h"
 #include "print.h"
+#include "units.h"
 
 /* The device counters, in the order printed (and as ethtool -S lists them). */
 static const struct dev_stat {
@@ -56,7 +58,15 @@ static const struct nla_policy msg_policy[PACER_A_MAX + 1] = {
 	[PACER_A_DEV_STATS] = { .type = NLA_NESTED },
 	[PACER_A_CLASS] = { .type = NLA_NESTED },
 	[PACER_A_RULE] = { .type = NLA_NESTED },
-	[PACER_A_MAX_CLASSES ... PACER_A_RULES] = { .type = NLA_U32 },
+	[PACER_A_MAX_CLASSES ... PACER_A_MAX_MEMORY] = { .type = NLA_U32 },
+	[PACER_A_CPU_STATS] = { .type = NLA_NESTED },
+};
+
+static const struct nla_policy cpu_stats_policy[PACER_CPU_STATS_A_MAX + 1] = {
+	[PACER_CPU_STATS_A_CPU] = { .type = NLA_U32 },
+	[PACER_CPU_STATS_A_RX_PACKETS] = { .type = NLA_U64 },
+	[PACER_CPU_STATS_A_TX_PACKETS] = { .type = NLA_U64 },
+	[PACER_CPU_STATS_A_JOINED_PACKETS] = { .type = NLA_U64 },
 };
 
 static const struct nla_policy dev_stats_policy[PACER_DEV_STATS_MAX + 1] = {
@@ -68,6 +78,9 @@ static const struct nla_policy dev_stats_policy[PACER_DEV_STATS_MAX + 1] = {
 	},
 };
 
+/* The most CPUs "-s -s dev show" lists. */
+#define DEV_CPUS_MAX	1024
+
 /**
  * struct pacer_dev - a device as a PACER_CMD_DEV_GET reply describes it
  * @ifindex: its ifindex
@@ -77,6 +90,9 @@ static const struct nla_policy dev_stats_policy[PACER_DEV_STATS_MAX + 1] = {
  * @max_classes: the most it may have
  * @rules: rules the device has
  * @max_rules: the most it may have
+ * @max_memory: bytes its queues may hold
+ * @ncpus: CPUs in @cpu
+ * @cpu: what each CPU received and re-injected
  * @has_stats: the reply carried PACER_A_DEV_STATS
  * @has: which counters it carried, by attribute
  * @stats: their values, by attribute
@@ -89,6 +105,14 @@ struct pacer_dev {
 	uint32_t max_classes;
 	uint32_t rules;
 	uint32_t max_rules;
+	uint32_t max_memory;
+	int ncpus;
+	struct {
+		uint32_t cpu;
+		uint64_t rx_packets;
+		uint64_t tx_packets;
+		uint64_t joined_packets;
+	} cpu[DEV_CPUS_MAX];
 	bool has_stats;
 	bool has[PACER_DEV_STATS_MAX + 1];
 	uint64_t stats[PACER_DEV_STATS_MAX + 1];
@@ -109,12 +133,14 @@ struct dev_show_args {
  * @ifname: the device
  * @max_classes: the new cap on classes, 0 to keep it
  * @max_rules: the new cap on rules, 0 to keep it
+ * @max_memory: the new cap on queued bytes, 0 to keep it
  * @help: help was asked for and printed
  */
 struct dev_set_args {
 	const char *ifname;
 	uint32_t max_classes;
 	uint32_t max_rules;
+	uint32_t max_memory;
 	bool help;
 };
 
@@ -142,6 +168,7 @@ static void dev_usage(FILE *f)
 {
 	fputs("Usage: pacerctl [ -j ] [ -p ] [ -s ] dev show [ dev NAME ]\n"
 	      "       pacerctl [ -j ] [ -p ] dev set dev NAME [ max_classes N ] [ max_rules N ]\n"
+	      "                                     [ max_memory SIZE ]\n"
 	      "       pacerctl dev help\n"
 	      "\n"
 	      "Commands:\n", f);
@@ -151,8 +178,11 @@ static void dev_usage(FILE *f)
 	      "or only NAME, with how many classes and rules it has and may have;\n"
 	      "-s adds the device's counters.\n"
 	      "\"dev set\" changes the caps: max_classes (class 0 included) and\n"
-	      "max_rules, each from 1 to the module parameter of the same name\n"
-	      "(/sys/module/pacer/parameters/), which is also the default.\n", f);
+	      "max_rules, each from 1 to the module parameter of the same name,\n"
+	      "and max_memory, what the device's queues may hold, from 1m to the\n"
+	      "module parameter (/sys/module/pacer/parameters/); each parameter\n"
+	      "is also the default.  -s -s lists what each CPU received and\n"
+	      "re-injected: a CPU re-injects the packets it received.\n", f);
 }
 
 static int dev_help(int argc, char **argv, const struct pacer_opts *opts)
@@ -249,6 +279,33 @@ int pacer_msg_parse(struct nlmsghdr *nlh, struct nlattr **tb,
 	return 0;
 }
 
+static int dev_decode_cpus(struct nlattr *nest, struct pacer_dev *dev)
+{
+	struct nlattr *tb[PACER_CPU_STATS_A_MAX + 1], *a;
+	int rem;
+
+	nla_for_each_nested(a, nest, rem) {
+		if (dev->ncpus == DEV_CPUS_MAX)
+			break;
+		if (nla_parse_nested(tb, PACER_CPU_STATS_A_MAX, a,
+				     cpu_stats_policy) < 0 ||
+		    !tb[PACER_CPU_STATS_A_CPU] ||
+		    !tb[PACER_CPU_STATS_A_RX_PACKETS] ||
+		    !tb[PACER_CPU_STATS_A_TX_PACKETS])
+			return -EBADMSG;
+		dev->cpu[dev->ncpus].cpu = nla_get_u32(tb[PACER_CPU_STATS_A_CPU]);
+		dev->cpu[dev->ncpus].rx_packets =
+			nla_get_u64(tb[PACER_CPU_STATS_A_RX_PACKETS]);
+		dev->cpu[dev->ncpus].tx_packets =
+			nla_get_u64(tb[PACER_CPU_STATS_A_TX_PACKETS]);
+		dev->cpu[dev->ncpus].joined_packets =
+			tb[PACER_CPU_STATS_A_JOINED_PACKETS] ?
+			nla_get_u64(tb[PACER_CPU_STATS_A_JOINED_PACKETS]) : 0;
+		dev->ncpus++;
+	}
+	return 0;
+}
+
 static int dev_decode(struct nl_msg *msg, struct pacer_dev *dev)
 {
 	struct nlattr *tb[PACER_A_MAX + 1];
@@ -268,9 +325,33 @@ static int dev_decode(struct nl_msg *msg, struct pacer_dev *dev)
 		dev->classes = nla_get_u32(tb[PACER_A_CLASSES]);
 		dev->rules = nla_get_u32(tb[PACER_A_RULES]);
 	}
+	if (tb[PACER_A_MAX_MEMORY])
+		dev->max_memory = nla_get_u32(tb[PACER_A_MAX_MEMORY]);
+	if (tb[PACER_A_CPU_STATS] && dev_decode_cpus(tb[PACER_A_CPU_STATS], dev))
+		return -EBADMSG;
 	if (tb[PACER_A_DEV_STATS])
 		return dev_decode_stats(tb[PACER_A_DEV_STATS], dev);
 	return 0;
+}
+
+/* Text, -s -s: "    cpu 0 rx 1200 tx 1190 joined 10"; JSON: a "cpus" array. */
+static void dev_print_cpus(const struct pacer_dev *dev)
+{
+	int i;
+
+	open_json_array("cpus");
+	for (i = 0; i < dev->ncpus; i++) {
+		open_json_object(NULL);
+		print_uint(PRINT_ANY, "cpu", "\n    cpu %u", dev->cpu[i].cpu);
+		print_u64(PRINT_ANY, "rx_packets", " rx %" PRIu64,
+			  dev->cpu[i].rx_packets);
+		print_u64(PRINT_ANY, "tx_packets", " tx %" PRIu64,
+			  dev->cpu[i].tx_packets);
+		print_u64(PRINT_ANY, "joined_packets", " joined %" PRIu64,
+			  dev->cpu[i].joined_packets);
+		close_json_object();
+	}
+	close_json_array();
 }
 
 /*
@@ -312,8 +393,17 @@ static void dev_print(const struct pacer_dev *dev,
 		print_uint(PRINT_ANY, "max_rules", " max_rules %u",
 			   dev->max_rules);
 	}
+	if (dev->max_memory) {
+		char buf[UNITS_BUF_LEN];
+
+		print_uint(PRINT_JSON, "max_memory", NULL, dev->max_memory);
+		print_string(PRINT_FP, NULL, " max_memory %s",
+			     format_size(buf, sizeof(buf), dev->max_memory));
+	}
 	if (opts->stats && dev->has_stats)
 		dev_print_stats(dev);
+	if (opts->stats > 1 && dev->ncpus)
+		dev_print_cpus(dev);
 	close_json_object();
 	print_nl();
 }
@@ -356,7 +446,9 @@ static struct nl_msg *dev_msg(const struct pnl *nl, const char *ifname,
 	     (set && set->max_classes &&
 	      nla_put_u32(msg, PACER_A_MAX_CLASSES, set->max_classes) < 0) ||
 	     (set && set->max_rules &&
-	      nla_put_u32(msg, PACER_A_MAX_RULES, set->max_rules) < 0))) {
+	      nla_put_u32(msg, PACER_A_MAX_RULES, set->max_rules) < 0) ||
+	     (set && set->max_memory &&
+	      nla_put_u32(msg, PACER_A_MAX_MEMORY, set->max_memory) < 0))) {
 		nlmsg_free(msg);
 		msg = NULL;
 	}
@@ -432,6 +524,24 @@ static int dev_set_cap(int *argc, char ***argv, const char *keyword,
 	return 0;
 }
 
+/* "max_memory SIZE": 1m to 4g less a byte (a u32 of bytes). */
+static int dev_set_memory(int *argc, char ***argv, uint32_t *cap)
+{
+	uint64_t v;
+	int ret;
+
+	if (*cap)
+		return pacer_duplicate_arg("max_memory");
+	ret = pacer_next_value(argc, argv);
+	if (ret)
+		return ret;
+	if (parse_size(**argv, &v) || v < (1 << 20) || v > UINT32_MAX)
+		return pacer_usage_error("invalid max_memory \"%s\": expected a size from 1m to 4294967295 bytes",
+					 **argv);
+	*cap = v;
+	return 0;
+}
+
 static int dev_set_parse(int argc, char **argv, struct dev_set_args *a)
 {
 	int ret;
@@ -447,6 +557,10 @@ static int dev_set_parse(int argc, char **argv, struct dev_set_args *a)
 					  &a->max_classes);
 			if (ret)
 				return ret;
+		} else if (!strcmp(*argv, "max_memory")) {
+			ret = dev_set_memory(&argc, &argv, &a->max_memory);
+			if (ret)
+				return ret;
 		} else if (!strcmp(*argv, "max_rules")) {
 			ret = dev_set_cap(&argc, &argv, "max_rules", UINT32_MAX,
 					  &a->max_rules);
@@ -458,13 +572,13 @@ static int dev_set_parse(int argc, char **argv, struct dev_set_args *a)
 			return 0;
 		} else {
 			return pacer_unknown_arg(*argv, "dev set",
-						 "dev NAME, max_classes N, max_rules N");
+						 "dev NAME, max_classes N, max_rules N, max_memory SIZE");
 		}
 	}
 	if (!a->ifname)
 		return pacer_usage_error("dev set: \"dev NAME\" is required");
-	if (!a->max_classes && !a->max_rules)
-		return pacer_usage_error("dev set: nothing to change: give max_classes N or max_rules N");
+	if (!a->max_classes && !a->max_rules && !a->max_memory)
+		return pacer_usage_error("dev set: nothing to change: give max_classes N, max_rules N or max_memory SIZE");
 	return 0;
 }
 

@@ -3,15 +3,21 @@
  * pacerctl: configure and watch pacer devices.
  *
  *   pacerctl [OPTIONS] OBJECT [COMMAND [ARGS]]
+ *   pacerctl [OPTIONS] [-force] -b FILE
+ *
+ * OPTIONS: -j, -p, -s, -n NETNS (as ip -n), -V, -h.
  *
  * main() parses the global options and hands the rest to the object
  * table; each object file parses its own commands and arguments.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pacerctl.h"
 
@@ -31,6 +37,7 @@ static const struct pacerctl_cmd objects[] = {
 static void usage(FILE *f)
 {
 	fputs("Usage: pacerctl [OPTIONS] OBJECT [COMMAND [ARGS]]\n"
+	      "       pacerctl [OPTIONS] [ -force ] -b FILE\n"
 	      "       pacerctl OBJECT help\n"
 	      "\n"
 	      "Objects:\n", f);
@@ -40,6 +47,15 @@ static void usage(FILE *f)
 	      "    -j, --json        print JSON\n"
 	      "    -p, --pretty      print indented JSON (implies -j)\n"
 	      "    -s, --stats       add counters (repeat for more detail)\n"
+	      "    -o, --output FMT  text (the default), json (as -j), or prometheus:\n"
+	      "                      \"class show\" counters in the Prometheus text\n"
+	      "                      format, for node_exporter's textfile collector\n"
+	      "    -n, --netns NAME  run in network namespace NAME (as ip -n: one\n"
+	      "                      that \"ip netns add\" made, /var/run/netns/NAME)\n"
+	      "    -b, --batch FILE  run the commands in FILE (- for standard\n"
+	      "                      input), one a line, # for comments; stop at\n"
+	      "                      the first that fails, naming its line\n"
+	      "    -force            with -b: run every line, fail if one did\n"
 	      "    -V, --version     print the version\n"
 	      "    -h, --help        print this text\n"
 	      "\n"
@@ -69,7 +85,7 @@ static int do_help(int argc, char **argv, const struct pacer_opts *opts)
 
 static int unknown_option(int opt, const char *arg)
 {
-	static const char expected[] = "expected one of: -j, -p, -s, -V, -h";
+	static const char expected[] = "expected one of: -j, -p, -s, -o FMT, -n NAME, -b FILE, -force, -V, -h";
 
 	if (opt)
 		return pacer_usage_error("unknown option \"-%c\"; %s", opt,
@@ -77,9 +93,41 @@ static int unknown_option(int opt, const char *arg)
 	return pacer_usage_error("unknown option \"%s\"; %s", arg, expected);
 }
 
-static int parse_options(int argc, char **argv, struct pacer_opts *opts)
+/* -n NAME: what follows runs in that network namespace, as with ip -n. */
+static int enter_netns(const char *name)
+{
+	char path[512];
+	int fd, err;
+
+	if (!*name || strchr(name, '/') ||
+	    snprintf(path, sizeof(path), "/var/run/netns/%s", name) >=
+	    (int)sizeof(path))
+		return pacer_usage_error("invalid network namespace name \"%s\": expected a name \"ip netns\" lists",
+					 name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return pacer_fail("cannot open network namespace \"%s\": %s",
+				  name, strerror(errno));
+	err = setns(fd, CLONE_NEWNET);
+	close(fd);
+	if (err)
+		return pacer_fail("cannot enter network namespace \"%s\": %s",
+				  name, strerror(errno));
+	return -1;
+}
+
+/*
+ * The options before the object; tc's single-dash "-force" and "-batch"
+ * and ip's "-netns" are taken too.  Sets *batch to -b's FILE.
+ */
+static int parse_options(int argc, char **argv, struct pacer_opts *opts,
+			 const char **batch, bool *force)
 {
 	static const struct option longopts[] = {
+		{ "netns", required_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "batch", required_argument, NULL, 'b' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "stats", no_argument, NULL, 's' },
@@ -88,11 +136,40 @@ static int parse_options(int argc, char **argv, struct pacer_opts *opts)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, i, ret;
 
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "-force"))
+			argv[i] = "--force";
+		else if (!strcmp(argv[i], "-batch"))
+			argv[i] = "--batch";
+		else if (!strcmp(argv[i], "-netns"))
+			argv[i] = "--netns";
+	}
 	opterr = 0;	/* our own messages */
-	while ((c = getopt_long(argc, argv, "+jpsVh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:n:o:b:jpsVh", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'o':
+			if (!strcmp(optarg, "json")) {
+				opts->json = true;
+			} else if (!strcmp(optarg, "prometheus")) {
+				opts->prometheus = true;
+			} else if (strcmp(optarg, "text")) {
+				return pacer_usage_error("invalid output format \"%s\": expected text, json or prometheus",
+							 optarg);
+			}
+			break;
+		case 'n':
+			ret = enter_netns(optarg);
+			if (ret >= 0)
+				return ret;
+			break;
+		case 'b':
+			*batch = optarg;
+			break;
+		case 'f':
+			*force = true;
+			break;
 		case 'j':
 			opts->json = true;
 			break;
@@ -109,6 +186,15 @@ static int parse_options(int argc, char **argv, struct pacer_opts *opts)
 		case 'h':
 			usage(stdout);
 			return EXIT_SUCCESS;
+		case ':':
+			if (optopt == 'n')
+				return pacer_usage_error("\"%s\" needs a network namespace NAME",
+							 argv[optind - 1]);
+			if (optopt == 'o')
+				return pacer_usage_error("\"%s\" needs a FORMAT: text, json or prometheus",
+							 argv[optind - 1]);
+			return pacer_usage_error("\"%s\" needs a FILE (- for standard input)",
+						 argv[optind - 1]);
 		default:
 			return unknown_option(optopt, argv[optind - 1]);
 		}
@@ -119,21 +205,32 @@ static int parse_options(int argc, char **argv, struct pacer_opts *opts)
 int main(int argc, char **argv)
 {
 	struct pacer_opts opts = { 0 };
+	const char *batch = NULL;
+	bool force = false;
 	int ret;
 
-	ret = parse_options(argc, argv, &opts);
+	ret = parse_options(argc, argv, &opts, &batch, &force);
 	if (ret >= 0)
 		return ret;
 
 	argc -= optind;
 	argv += optind;
-	if (argc < 1) {
+	if (batch && argc > 0)
+		return pacer_usage_error("-b FILE takes its commands from FILE, not \"%s\"",
+					 argv[0]);
+	if (force && !batch)
+		return pacer_usage_error("-force goes with -b FILE");
+	if (!batch && argc < 1) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
 
-	ret = pacer_dispatch(objects, ARRAY_SIZE(objects), "object", NULL,
-			     argc, argv, &opts);
+	if (batch)
+		ret = pacer_batch(batch, force, objects, ARRAY_SIZE(objects),
+				  &opts);
+	else
+		ret = pacer_dispatch(objects, ARRAY_SIZE(objects), "object",
+				     NULL, argc, argv, &opts);
 
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "pacerctl: cannot write the output: %s\n",

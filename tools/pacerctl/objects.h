@@ -58,6 +58,8 @@ struct pacer_class_stats {
  * @target_us: PACER_CLASS_A_TARGET_US
  * @overhead: PACER_CLASS_A_OVERHEAD, bytes
  * @mpu: PACER_CLASS_A_MPU, bytes
+ * @gso: PACER_CLASS_A_GSO, &enum pacer_gso
+ * @queue_limit: PACER_CLASS_A_QUEUE_LIMIT, bytes (replies only)
  * @stats: PACER_CLASS_A_STATS
  */
 struct pacer_class_info {
@@ -72,6 +74,8 @@ struct pacer_class_info {
 	uint32_t target_us;
 	int32_t overhead;
 	uint32_t mpu;
+	uint8_t gso;
+	uint32_t queue_limit;
 	struct pacer_class_stats stats;
 };
 
@@ -127,6 +131,11 @@ int pacer_class_parse_id(const char *value, uint16_t *id);
 /* stats.c */
 int pacer_class_stats_decode(struct nlattr *nest, struct pacer_class_stats *st);
 void pacer_class_stats_print(const struct pacer_class_stats *st, int level);
+
+/* attach.c */
+int pacer_attach_list(uint32_t pacer_ifindex,
+		      int (*fn)(const char *ifname, bool ingress,
+				uint32_t pref, void *arg), void *arg);
 
 /* rule.c */
 int pacer_rule_decode(struct nlmsghdr *nlh, struct pacer_msg_dev *dev,

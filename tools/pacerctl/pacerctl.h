@@ -20,11 +20,13 @@
  * @json: print JSON (-j)
  * @pretty: indent the JSON (-p; implies @json)
  * @stats: how many times -s was given
+ * @prometheus: print counters in the Prometheus text format (-o prometheus)
  */
 struct pacer_opts {
 	bool json;
 	bool pretty;
 	int stats;
+	bool prometheus;
 };
 
 /**
@@ -51,14 +53,21 @@ struct pacerctl_cmd {
 	X(stats, "class counters: show, reset") \
 	X(monitor, "changes and per-class rates as they happen") \
 	X(attach, "redirect a device's ingress or egress to a pacer device") \
-	X(detach, "undo attach")
+	X(detach, "undo attach") \
+	X(dump, "a device's configuration, as commands for -b")
 
 #define PACER_DECLARE_OBJECT(name, help) \
 	int do_##name(int argc, char **argv, const struct pacer_opts *opts);
 PACER_OBJECTS(PACER_DECLARE_OBJECT)
 #undef PACER_DECLARE_OBJECT
 
+/* batch.c: -b FILE */
+int pacer_batch(const char *path, bool force,
+		const struct pacerctl_cmd *objects, size_t n,
+		const struct pacer_opts *opts);
+
 /* cli.c: dispatch and arguments */
+void pacer_set_where(const char *where);
 int pacer_dispatch(const struct pacerctl_cmd *cmds, size_t n, const char *what,
 		   const char *context, int argc, char **argv,
 		   const struct pacer_opts *opts);

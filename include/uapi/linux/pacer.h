@@ -16,6 +16,9 @@
  *   PACER_A_MAX_RULES      u32
  *   PACER_A_CLASSES        u32 (replies only)
  *   PACER_A_RULES          u32 (replies only)
+ *   PACER_A_MAX_MEMORY     u32
+ *   PACER_A_CPU_STATS      nest of nests, enum pacer_cpu_stats_attr
+ *                          (replies only)
  *   PACER_A_DEV_STATS      nest, enum pacer_dev_stats_attr (replies only)
  *   PACER_A_CLASS          nest, enum pacer_class_attr
  *     PACER_CLASS_A_STATS  nest, enum pacer_stats_attr (replies only)
@@ -50,7 +53,7 @@
  * @PACER_CMD_STATS_RESET: zero the counters of one class
  *	(PACER_A_CLASS with PACER_CLASS_A_ID) or of every class of a device
  * @PACER_CMD_DEV_SET: change a device's caps (PACER_A_MAX_CLASSES,
- *	PACER_A_MAX_RULES); replies with the device
+ *	PACER_A_MAX_RULES, PACER_A_MAX_MEMORY); replies with the device
  * @__PACER_CMD_MAX: internal
  * @PACER_CMD_MAX: highest command number
  *
@@ -92,6 +95,12 @@ enum pacer_cmd {
  *	module parameter max_rules, which is also the default
  * @PACER_A_CLASSES: u32, classes the device has now (replies only)
  * @PACER_A_RULES: u32, rules the device has now (replies only)
+ * @PACER_A_MAX_MEMORY: u32, most bytes (skb truesize) the device's queues
+ *	may hold together; at most the module parameter max_memory, which is
+ *	also the default
+ * @PACER_A_CPU_STATS: nest with one nest per CPU (attribute type: CPU
+ *	number + 1) of &enum pacer_cpu_stats_attr (replies only, with
+ *	PACER_A_DEV_STATS)
  * @__PACER_A_MAX: internal
  * @PACER_A_MAX: highest attribute number
  */
@@ -107,6 +116,8 @@ enum pacer_attr {
 	PACER_A_MAX_RULES,
 	PACER_A_CLASSES,
 	PACER_A_RULES,
+	PACER_A_MAX_MEMORY,
+	PACER_A_CPU_STATS,
 
 	__PACER_A_MAX,
 	PACER_A_MAX = __PACER_A_MAX - 1
@@ -160,6 +171,48 @@ enum pacer_dev_stats_attr {
 	PACER_DEV_STATS_MAX = __PACER_DEV_STATS_MAX - 1
 };
 
+/**
+ * enum pacer_cpu_stats_attr - what one CPU did for a device
+ * @PACER_CPU_STATS_A_UNSPEC: unused
+ * @PACER_CPU_STATS_A_CPU: u32, the CPU
+ * @PACER_CPU_STATS_A_RX_PACKETS: u64, packets handed to the device there
+ * @PACER_CPU_STATS_A_TX_PACKETS: u64, packets its shaper re-injected
+ * @PACER_CPU_STATS_A_PAD: padding for 64-bit attributes
+ * @PACER_CPU_STATS_A_JOINED_PACKETS: u64, packets that arrived there and
+ *	joined their flow's packets queued on another CPU, whose shaper
+ *	re-injected them
+ * @__PACER_CPU_STATS_A_MAX: internal
+ * @PACER_CPU_STATS_A_MAX: highest attribute number
+ *
+ * Each CPU queues and re-injects the packets that arrive on it, except
+ * those of a flow that has packets queued on another CPU already (joined):
+ * once a device is idle, a CPU's tx is its rx, less what it dropped and
+ * what joined elsewhere, plus what joined it from the other CPUs.
+ */
+enum pacer_cpu_stats_attr {
+	PACER_CPU_STATS_A_UNSPEC,
+	PACER_CPU_STATS_A_CPU,
+	PACER_CPU_STATS_A_RX_PACKETS,
+	PACER_CPU_STATS_A_TX_PACKETS,
+	PACER_CPU_STATS_A_PAD,
+	PACER_CPU_STATS_A_JOINED_PACKETS,
+
+	__PACER_CPU_STATS_A_MAX,
+	PACER_CPU_STATS_A_MAX = __PACER_CPU_STATS_A_MAX - 1
+};
+
+/**
+ * enum pacer_gso - what a class does with GSO packets
+ * @PACER_GSO_AUTO: split them below 1 Gbit/s, keep them whole above
+ * @PACER_GSO_SPLIT: split them into their segments (rate-limited classes)
+ * @PACER_GSO_KEEP: keep them whole, charged as their segments
+ */
+enum pacer_gso {
+	PACER_GSO_AUTO,
+	PACER_GSO_SPLIT,
+	PACER_GSO_KEEP,
+};
+
 /* Class 0 always exists: it takes every packet no rule or priority steers. */
 #define PACER_CLASS_DEFAULT	0
 #define PACER_CLASS_ID_MAX	65535
@@ -185,6 +238,9 @@ enum pacer_dev_stats_attr {
  * @PACER_CLASS_A_MPU: u32, minimum charged length of a packet
  * @PACER_CLASS_A_STATS: nest of &enum pacer_stats_attr (replies only)
  * @PACER_CLASS_A_PAD: padding for 64-bit attributes
+ * @PACER_CLASS_A_GSO: u8, &enum pacer_gso (default %PACER_GSO_AUTO)
+ * @PACER_CLASS_A_QUEUE_LIMIT: u32, bytes the class may queue in all, from
+ *	its limit at its rate (replies only)
  * @__PACER_CLASS_A_MAX: internal
  * @PACER_CLASS_A_MAX: highest attribute number
  */
@@ -202,6 +258,8 @@ enum pacer_class_attr {
 	PACER_CLASS_A_MPU,
 	PACER_CLASS_A_STATS,
 	PACER_CLASS_A_PAD,
+	PACER_CLASS_A_GSO,
+	PACER_CLASS_A_QUEUE_LIMIT,
 
 	__PACER_CLASS_A_MAX,
 	PACER_CLASS_A_MAX = __PACER_CLASS_A_MAX - 1

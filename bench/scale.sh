@@ -1,0 +1,329 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest half of `make bench-scale` (bench/run --scale): what each
+# method costs when it does not limit, with traffic arriving on one CPU
+# and on two, and what pacer's classes and rules cost at scale.  Every
+# workload runs every method in each round, methods interleaved, so a
+# slow second of TCG hits all of them alike.  Prints "csv: " rows and
+# "# " progress lines.
+#
+#   +------- NS_S (sender) -------+        +--------- NS_R (receiver) ---------+
+#   | iperf3 -c (pinned CPU 0/1)  |        | vethR 10.0.20.2   iperf3 -s       |
+#   | pktgen kpktgend_0, _1       |------->|  ingress --> none | ifb0 (fq_codel,|
+#   | vethS 10.0.20.1             |        |  htb, tbf) | pacer0               |
+#   +-----------------------------+        +-----------------------------------+
+#
+# Over veth a packet is received on the CPU that sent it: a sender pinned
+# to CPU 1, or pktgen's thread on CPU 1, makes traffic arrive there.
+#
+# Workloads (all methods rate 10 Gbit/s: never the bottleneck, except fit):
+#   tcp      iperf3 1 and 4 flows, TCP_SECS, the 4 flows spread on both CPUs
+#   pps      pktgen 60-byte frames flat out from 1 and 2 CPUs, PPS_SECS
+#   rules    pktgen from 1 CPU through pacer with 1, 100, 10,000 and
+#            100,000 /32 rules (one class per rule up to 10,000), the
+#            traffic matching the last rule
+#   fit      one TCP flow through a class at 80 % of what the path carried
+#            unshaped (pacer, htb, tbf): the share of rate x 1448/1514
+#   mem      kernel memory (Slab + Percpu) per idle class with its rule,
+#            10,000 of them
+#
+# Usage: scale.sh [--rounds N] [--commit ID] [--quick]
+BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
+SELFTESTS=${PACER_SELFTESTS:-$BENCH_DIR/../selftests}
+. "$SELFTESTS/lib.sh"
+. "$SELFTESTS/classlib.inc"
+
+ROUNDS=3
+COMMIT=unknown
+QUICK=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--rounds) ROUNDS=$2; shift 2 ;;
+	--commit) COMMIT=$2; shift 2 ;;
+	--quick) QUICK=1; shift ;;
+	*) die "usage: scale.sh [--rounds N] [--commit ID] [--quick]" ;;
+	esac
+done
+is_uint "$ROUNDS" && [ "$ROUNDS" -ge 1 ] ||
+	die "--rounds wants a count >= 1, not \"$ROUNDS\""
+
+TCP_SECS=5
+PPS_SECS=3
+FIT_SECS=8
+RULE_COUNTS="1 100 10000 100000"
+MEM_CLASSES=10000
+if [ "$QUICK" = 1 ]; then
+	RULE_COUNTS="1 100 1000"
+	MEM_CLASSES=1000
+fi
+METHODS="none ifb htb tbf pacer"
+
+require iperf3 tc nstat pacerctl awk taskset jq
+
+S_ADDR=10.0.20.1
+R_ADDR=10.0.20.2
+KVER=$(uname -r)
+VCPUS=$(grep -c '^processor' /proc/cpuinfo)
+[ "$VCPUS" -ge 2 ] || die "the scale bench wants 2 vCPUs or more, not $VCPUS"
+
+log "# scale: kernel $KVER, $VCPUS vCPUs, commit $COMMIT, $ROUNDS rounds"
+
+setup_ns NS_S NS_R
+load_pacer
+modprobe ifb numifbs=0
+modprobe pktgen
+veth_pair "$NS_S" vethS "$S_ADDR" "$NS_R" vethR "$R_ADDR"
+# An iperf3 server serves one client at a time: one per flow.
+for IPERF_PORT in 5201 5202 5203 5204; do
+	jserver "$NS_R" "$R_ADDR"
+done
+IPERF_PORT=5201
+
+echo "csv: commit,kernel,vcpus,workload,method,variant,round,value,unit"
+
+# emit WORKLOAD METHOD VARIANT ROUND VALUE UNIT
+emit() {
+	echo "csv: $COMMIT,$KVER,$VCPUS,$1,$2,$3,$4,$5,$6"
+}
+
+# --------------------------------------------------------------- methods
+
+# method_on METHOD RATE [RULES]: METHOD on R's ingress at RATE (tc's
+# units); for pacer RULES /32 rules (default 1), the sender's the last.
+method_on() {
+	local m=$1 rate=$2 rules=${3:-1} burst
+
+	# 10 ms at the rate, as bench.sh does; 10 Gbit/s: 12.5 MB.
+	burst=$(awk -v r="$rate" 'BEGIN {
+		v = r + 0; u = substr(r, length(v "") + 1)
+		m = u == "gbit" ? 1e9 : u == "mbit" ? 1e6 : u == "kbit" ? 1e3 : 1
+		printf "%d", v * m / 8 / 100 }')
+	case "$m" in
+	none) ;;
+	ifb)
+		ifb_add "$NS_R" ifb0
+		tc -n "$NS_R" qdisc add dev ifb0 root fq_codel
+		redirect_ingress "$NS_R" vethR ifb0
+		;;
+	htb)
+		ifb_htb "$NS_R" vethR ifb0 "$rate" "$burst"
+		tc -n "$NS_R" qdisc add dev ifb0 parent 1:1 fq_codel
+		;;
+	tbf)
+		ifb_add "$NS_R" ifb0
+		tc -n "$NS_R" qdisc add dev ifb0 root tbf rate "$rate" \
+			burst "$burst" latency 100ms
+		redirect_ingress "$NS_R" vethR ifb0
+		;;
+	pacer-default)
+		pacer_add "$NS_R" pacer0
+		redirect_ingress "$NS_R" vethR pacer0
+		;;
+	pacer)
+		pacer_add "$NS_R" pacer0
+		rules_batch "$rules" "$rate" >"$TMPD/rules"
+		ip netns exec "$NS_R" pacerctl -b "$TMPD/rules" >/dev/null ||
+			die "pacerctl -b: $rules rules did not go in"
+		redirect_ingress "$NS_R" vethR pacer0
+		;;
+	*) die "unknown method $m" ;;
+	esac
+}
+
+method_off() {
+	tc -n "$NS_R" qdisc del dev vethR handle ffff: ingress 2>/dev/null || true
+	ip -n "$NS_R" link del ifb0 2>/dev/null || true
+	ip -n "$NS_R" link del pacer0 2>/dev/null || true
+}
+
+# rules_batch N RATE: a pacerctl batch of N /32 rules (sources 10.100.x.y
+# and, last, the sender), one class per rule up to 10,000 and then
+# shared; the sender's class (the last) at RATE, the others at 10 Mbit/s.
+rules_batch() {
+	awk -v n="$1" -v rate="$2" -v src="$S_ADDR" 'BEGIN {
+		classes = n < 10000 ? n : 10000
+		for (c = 1; c < classes; c++)
+			printf "class add dev pacer0 id %d rate 10mbit\n", c
+		printf "class add dev pacer0 id %d rate %s\n", classes, rate
+		for (i = 1; i < n; i++)
+			printf "rule add dev pacer0 pref %d src 10.%d.%d.%d/32 class %d\n",
+				i, 100 + int(i / 65536), int(i / 256) % 256, i % 256,
+				(i - 1) % classes + 1
+		printf "rule add dev pacer0 pref %d src %s/32 class %d\n", n, src, classes
+	}'
+}
+
+# --------------------------------------------------------------- figures
+
+ip_in() {
+	snmp_counter "$NS_R" IpInReceives
+}
+
+# pktgen_threads N: pktgen on CPUs 0 .. N-1, each sending 60-byte UDP
+# frames from vethS to R, to a port nobody listens on; thread t from
+# source port 9 + t, so that each CPU sends a flow of its own, as a NIC's
+# RSS hands each CPU flows of their own.
+pktgen_threads() {
+	local mac n=$1 t
+
+	mac=$(ip -n "$NS_R" -j link show dev vethR | json_get 0.address)
+	for t in 0 1; do
+		ip netns exec "$NS_S" sh -c \
+			"echo rem_device_all >/proc/net/pktgen/kpktgend_$t"
+	done
+	for t in $(seq 0 $((n - 1))); do
+		ip netns exec "$NS_S" sh -c "
+			cd /proc/net/pktgen || exit 1
+			echo 'add_device vethS@$t' >kpktgend_$t
+			for c in 'count 0' 'pkt_size 60' 'clone_skb 0' 'delay 0' \
+				'dst $R_ADDR' 'dst_mac $mac' 'udp_src_min $((9 + t))' \
+				'udp_src_max $((9 + t))' 'udp_dst_min 9' 'udp_dst_max 9'; do
+				echo \"\$c\" >vethS@$t
+			done"
+	done
+}
+
+# pktgen_rate: FLOOD_PPS, what arrived at R's IP layer per second over
+# PPS_SECS, after a second of warm-up, pktgen flat out.
+pktgen_rate() {
+	local in0 in1 t0 t1 gen
+
+	bg ip netns exec "$NS_S" sh -c 'echo start >/proc/net/pktgen/pgctrl'
+	gen=$BGPID
+	sleep 1
+	in0=$(ip_in) t0=$(now_ms)
+	sleep "$PPS_SECS"
+	in1=$(ip_in) t1=$(now_ms)
+	ip netns exec "$NS_S" sh -c 'echo stop >/proc/net/pktgen/pgctrl' || true
+	wait_exit "$gen" 20 || die "pktgen did not stop"
+	FLOOD_PPS=$(((in1 - in0) * 1000 / (t1 - t0)))
+}
+
+# tcp_rate FLOWS SECS: TCP_BPS, the receiver's goodput of FLOWS flows
+# (seconds 1 to SECS), flow i from the CPU i mod 2.
+tcp_rate() {
+	local flows=$1 secs=$2 i pids='' p bps total=0
+
+	for i in $(seq 0 $((flows - 1))); do
+		bg ip netns exec "$NS_S" taskset -c $((i % 2)) \
+			iperf3 -c "$R_ADDR" -p $((5201 + i)) -t "$secs" -J \
+			--get-server-output >"$TMPD/tcp-$i.json" 2>&1
+		pids="$pids $BGPID"
+	done
+	i=0
+	for p in $pids; do
+		wait_exit "$p" $((secs + 40)) || die "iperf3 flow $i did not end"
+		[ "$EXIT_STATUS" = 0 ] ||
+			die "iperf3 flow $i failed: $(jq -r .error "$TMPD/tcp-$i.json" 2>/dev/null)"
+		bps=$(iperf_rx_bps "$TMPD/tcp-$i.json" 1 "$secs")
+		[ "$bps" = none ] && bps=0
+		total=$((total + bps))
+		i=$((i + 1))
+	done
+	TCP_BPS=$total
+}
+
+kmem() {
+	awk '/^(Slab|Percpu):/ { s += $2 } END { print s }' /proc/meminfo
+}
+
+# ------------------------------------------------------------- workloads
+
+run_tcp() {
+	local m=$1 flows=$2 round=$3
+
+	method_on "$m" 10gbit
+	tcp_rate "$flows" "$TCP_SECS"
+	method_off
+	emit tcp "$m" "${flows}flows" "$round" "$TCP_BPS" bit/s
+	log "# round $round: tcp $flows flow(s), $m: $((TCP_BPS / 1000000)) Mbit/s"
+}
+
+run_pps() {
+	local m=$1 cpus=$2 round=$3
+
+	method_on "$m" 10gbit
+	pktgen_rate
+	method_off
+	emit pps "$m" "${cpus}cpu" "$round" "$FLOOD_PPS" pkt/s
+	log "# round $round: pktgen from $cpus CPU(s), $m: $FLOOD_PPS pkt/s"
+}
+
+run_rules() {
+	local n=$1 round=$2 t0 t1
+
+	t0=$(now_ms)
+	method_on pacer 10gbit "$n"
+	t1=$(now_ms)
+	pktgen_rate
+	method_off
+	emit rules pacer "$n" "$round" "$FLOOD_PPS" pkt/s
+	emit rules-setup pacer "$n" "$round" $((t1 - t0)) ms
+	log "# round $round: pktgen through $n rules: $FLOOD_PPS pkt/s (set up in $((t1 - t0)) ms)"
+}
+
+run_fit() {
+	local m=$1 mbit=$2 round=$3 share
+
+	method_on "$m" "${mbit}mbit"
+	tcp_rate 1 "$FIT_SECS"
+	method_off
+	share=$(awk -v b="$TCP_BPS" -v r="$mbit" \
+		'BEGIN { printf "%.2f", 100 * b / (r * 1e6 * 1448 / 1514) }')
+	emit fit "$m" "${mbit}mbit" "$round" "$share" pct
+	log "# round $round: one flow through $m at $mbit Mbit/s: $share % of rate x 1448/1514"
+}
+
+run_mem() {
+	local m0 m1
+
+	pacer_add "$NS_R" pacer0
+	awk -v n="$MEM_CLASSES" 'BEGIN {
+		for (i = 1; i <= n; i++) {
+			printf "class add dev pacer0 id %d rate 10mbit\n", i
+			printf "rule add dev pacer0 pref %d dst 10.%d.%d.%d/32 class %d\n",
+				i, 100 + int(i / 65536), int(i / 256) % 256, i % 256, i
+		}
+	}' >"$TMPD/mem"
+	sync
+	echo 2 >/proc/sys/vm/drop_caches
+	m0=$(kmem)
+	ip netns exec "$NS_R" pacerctl -b "$TMPD/mem" >/dev/null ||
+		die "pacerctl -b: $MEM_CLASSES classes did not go in"
+	m1=$(kmem)
+	ip -n "$NS_R" link del pacer0
+	emit mem pacer "${MEM_CLASSES}classes" 1 $(((m1 - m0) * 1024 / MEM_CLASSES)) bytes/class
+	log "# $MEM_CLASSES idle classes with a rule each: $(((m1 - m0) / 1024)) MiB of kernel memory, $(((m1 - m0) * 1024 / MEM_CLASSES)) bytes a class"
+}
+
+# ---------------------------------------------------------------- matrix
+
+run_mem
+
+step "premise: what one flow gets unshaped"
+path_capacity "$NS_S" "$R_ADDR"
+FIT_MBIT=$((CAPACITY_BPS * 8 / 10 / 1000000))
+log "# fit: classes at $FIT_MBIT Mbit/s (80 % of $((CAPACITY_BPS / 1000000)))"
+
+for round in $(seq 1 "$ROUNDS"); do
+	for flows in 1 4; do
+		for m in $METHODS; do
+			run_tcp "$m" "$flows" "$round"
+		done
+	done
+	for cpus in 1 2; do
+		pktgen_threads "$cpus"
+		for m in $METHODS pacer-default; do
+			run_pps "$m" "$cpus" "$round"
+		done
+	done
+	pktgen_threads 1
+	for n in $RULE_COUNTS; do
+		run_rules "$n" "$round"
+	done
+	for m in pacer htb tbf; do
+		run_fit "$m" "$FIT_MBIT" "$round"
+	done
+done
+log "# scale: done"

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pacer: re-injection, the way drivers/net/ifb.c does it: back into the
+ * receive path of the original device for packets taken at ingress, out
+ * through the original device for packets taken at egress.  Always from
+ * a shaper's NAPI poll, in softirq context and with a budget: never from
+ * inside the device's xmit, so never recursing.
+ */
+#include <linux/netdevice.h>
+#include <linux/netfilter_netdev.h>
+#include <linux/skbuff.h>
+
+#include "queue.h"
+#include "reinject.h"
+
+/**
+ * pacer_reinject_prepare() - make a packet ready to go back where it came
+ *	from
+ * @pacer: the pacer device
+ * @skb: the packet
+ *
+ * Context: RCU read side; the caller re-injects under the same RCU section.
+ * Return: false if the original device is gone (the caller drops @skb).
+ */
+bool pacer_reinject_prepare(struct net_device *pacer, struct sk_buff *skb)
+{
+	struct net_device *orig;
+
+	orig = dev_get_by_index_rcu(dev_net(pacer), skb->skb_iif);
+	if (unlikely(!orig))
+		return false;
+
+	/* Skip tc and netfilter egress so the packet is not redirected again. */
+	skb->redirected = 0;
+#ifdef CONFIG_NET_CLS_ACT
+	skb->tc_skip_classify = 1;
+#endif
+	nf_skip_egress(skb, true);
+	skb->dev = orig;
+	skb->skb_iif = pacer->ifindex;
+	return true;
+}
+
+/**
+ * pacer_reinject() - send a prepared packet on its way
+ * @skb: the packet, from pacer_reinject_prepare()
+ *
+ * Context: softirq, RCU read side.
+ */
+void pacer_reinject(struct sk_buff *skb)
+{
+	/* Our bookkeeping must not look like a qdisc's to whoever is next. */
+	memset(skb->cb, 0, sizeof(struct pacer_skb_cb));
+
+	if (skb->from_ingress) {
+		skb_pull_rcsum(skb, skb->mac_len);
+		netif_receive_skb(skb);
+	} else {
+		dev_queue_xmit(skb);
+	}
+}

@@ -1,0 +1,163 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Two CPUs feeding one class.  Two TCP flows from NS_A to NS_B, their
+# senders pinned to CPU 0 and CPU 1 (taskset): over veth a packet is
+# received on the CPU that sent it, so the flows reach vethB's ingress,
+# and pacer0, on both CPUs.
+#
+# 1. Class 1 at 20 Mbit/s (a quarter of what the path carries unshaped,
+#    if that is less) takes both flows:
+#    - together they get within 1 % of rate x 1448/1514 (the receiver's
+#      intervals, seconds 2 to SECS): the class's rate holds across CPUs;
+#    - each CPU re-injected the packets it received (pacerctl -s -s dev
+#      show), but for those that joined their flow on the other CPU: a
+#      sender emits some segments from the other CPU (from softirq, when
+#      an ACK arrives there), and a segment whose flow has packets queued
+#      on one CPU joins them there so as not to overtake them.  Exactly:
+#      tx0 = rx0 - joined0 + joined1, and the same for CPU 1; each CPU
+#      received a quarter or more;
+#    - when no packet joined its flow on the other CPU (each flow's
+#      packets arrived on one CPU), no flow was reordered: the receiver
+#      queued no segment out of order (TcpExtTCPOFOQueue; DSACKs are only
+#      logged: a tail loss probe also causes them).  When some did, the sender sent
+#      from both CPUs, and veth hands such segments to pacer through two
+#      per-CPU backlogs, in either order, so the count is only logged.
+#      The flows are ECN-capable (tcp_ecn=1 on both ends), so the class
+#      signals them with CE marks and drops nothing (checked): a drop
+#      would put the segments after it out of order at the receiver;
+#    - the class's invariant holds once traffic stops.
+# 2. The same flows through class 1 at 10 Gbit/s, which never limits: the
+#    same per-CPU and order checks.
+# Debug kernel: shorter runs, 3 % for the rate.
+#
+#   +------------ NS_A -------------+          +--------- NS_B -----------+
+#   | taskset -c 0 iperf3 -c :5201  |          | vethB 10.0.20.2          |
+#   | taskset -c 1 iperf3 -c :5202  |          |  ingress: matchall       |
+#   | vethA 10.0.20.1 --------------+--------->|  mirred --> pacer0:      |
+#   +-------------------------------+          |  class 1, CPU 0 and 1    |
+#                                              +--------------------------+
+#
+# run_tests: timeout=240
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/classlib.inc"
+
+require iperf3 jq pacerctl tc ss nstat taskset
+
+[ "$(nproc)" -ge 2 ] || skip "one CPU: nothing to spread"
+if [ "$IS_DEBUG" = 1 ]; then
+	SECS=6
+	TOL=3
+else
+	SECS=8
+	TOL=1
+fi
+FROM=2
+
+setup_ns NS_A NS_B
+load_pacer
+veth_pair "$NS_A" vethA 10.0.20.1 "$NS_B" vethB 10.0.20.2
+pacer_add "$NS_B" pacer0
+redirect_ingress "$NS_B" vethB pacer0
+IPERF_PORT=5201
+jserver "$NS_B" 10.0.20.2
+IPERF_PORT=5202
+jserver "$NS_B" 10.0.20.2
+ns_sysctl "$NS_A" net/ipv4/tcp_ecn 1
+ns_sysctl "$NS_B" net/ipv4/tcp_ecn 1
+
+step "premise: what the path carries unshaped"
+IPERF_PORT=5201
+path_capacity "$NS_A" 10.0.20.2
+fit_mbit MBIT 20
+pc "$NS_B" class add dev pacer0 id 1 name both rate "${MBIT}mbit"
+pc "$NS_B" rule add dev pacer0 src 10.0.20.1/32 class 1
+
+# cpu_counts VAR: VAR_rx0 VAR_tx0 VAR_j0 VAR_rx1 VAR_tx1 VAR_j1 from
+# pacerctl -s -s (j: joined_packets).
+cpu_counts() {
+	eval "$(ip netns exec "$NS_B" pacerctl -j -s -s dev show dev pacer0 |
+		json_flat | awk -F '\t' -v v="$1" '
+			$1 ~ /^0[.]cpus[.][0-9]+[.]cpu$/ { split($1, p, "."); cpu[p[3]] = $2 }
+			$1 ~ /^0[.]cpus[.][0-9]+[.]rx_packets$/ { split($1, p, "."); rx[p[3]] = $2 }
+			$1 ~ /^0[.]cpus[.][0-9]+[.]tx_packets$/ { split($1, p, "."); tx[p[3]] = $2 }
+			$1 ~ /^0[.]cpus[.][0-9]+[.]joined_packets$/ { split($1, p, "."); jn[p[3]] = $2 }
+			END { for (i in cpu) if (cpu[i] < 2) {
+				print v "_rx" cpu[i] "=" rx[i]; print v "_tx" cpu[i] "=" tx[i]
+				print v "_j" cpu[i] "=" jn[i] + 0 } }')"
+}
+
+# two_flows TAG: both flows for SECS; sets BPS (their goodput together).
+two_flows() {
+	local p0 p1
+
+	bg ip netns exec "$NS_A" taskset -c 0 iperf3 -c 10.0.20.2 -p 5201 \
+		-t "$SECS" -J --get-server-output >"$TMPD/$1-0.json" 2>&1
+	p0=$BGPID
+	bg ip netns exec "$NS_A" taskset -c 1 iperf3 -c 10.0.20.2 -p 5202 \
+		-t "$SECS" -J --get-server-output >"$TMPD/$1-1.json" 2>&1
+	p1=$BGPID
+	wait_exit "$p0" $((SECS + 30)) || die "the flow on CPU 0 did not end"
+	[ "$EXIT_STATUS" = 0 ] || die "the flow on CPU 0 failed: $(jq -r .error "$TMPD/$1-0.json")"
+	wait_exit "$p1" 30 || die "the flow on CPU 1 did not end"
+	[ "$EXIT_STATUS" = 0 ] || die "the flow on CPU 1 failed: $(jq -r .error "$TMPD/$1-1.json")"
+	b0=$(iperf_rx_bps "$TMPD/$1-0.json" "$FROM" "$SECS")
+	b1=$(iperf_rx_bps "$TMPD/$1-1.json" "$FROM" "$SECS")
+	BPS=$((b0 + b1))
+	log "$1: flow on CPU 0 $b0 bit/s, on CPU 1 $b1 bit/s, together $BPS bit/s"
+}
+
+# run_case TAG: the flows, and every check but the rate.
+run_case() {
+	local ofo0 dsack0
+
+	cpu_counts B
+	ofo0=$(snmp_counter "$NS_B" TcpExtTCPOFOQueue)
+	dsack0=$(snmp_counter "$NS_A" TcpExtTCPDSACKRecv)
+	two_flows "$1"
+	wait_class_idle "$NS_B" pacer0 1
+	cpu_counts A
+	class_snap "$NS_B" pacer0 1 C
+	show_class "class 1 after the $1 run" C
+	rx0=$((A_rx0 - B_rx0)) tx0=$((A_tx0 - B_tx0)) j0=$((A_j0 - B_j0))
+	rx1=$((A_rx1 - B_rx1)) tx1=$((A_tx1 - B_tx1)) j1=$((A_j1 - B_j1))
+	log "$1: CPU 0 received $rx0 ($j0 joined CPU 1) and re-injected $tx0; CPU 1 received $rx1 ($j1 joined CPU 0) and re-injected $tx1"
+	check_eq "$1: CPU 0 re-injected what it received, less what joined CPU 1, plus what joined it" \
+		"$tx0" $((rx0 - j0 + j1))
+	check_eq "$1: CPU 1 re-injected what it received, less what joined CPU 0, plus what joined it" \
+		"$tx1" $((rx1 - j1 + j0))
+	check_eq "$1: class 1 dropped nothing (the flows are ECN-capable)" \
+		"$C_dropped_packets" 0
+	check_ge "$1: CPU 0 received a quarter or more of the packets" \
+		$((rx0 * 4)) $((rx0 + rx1))
+	check_ge "$1: CPU 1 received a quarter or more of the packets" \
+		$((rx1 * 4)) $((rx0 + rx1))
+	ofo=$(($(snmp_counter "$NS_B" TcpExtTCPOFOQueue) - ofo0))
+	dsack=$(($(snmp_counter "$NS_A" TcpExtTCPDSACKRecv) - dsack0))
+	log "$1: $ofo segments queued out of order at the receiver, $dsack DSACKs at the senders"
+	if [ $((j0 + j1)) = 0 ]; then
+		# DSACKs are logged only: a tail loss probe at RTT ~0 resends
+		# a segment that was not lost, and its copy is DSACKed too.
+		check_eq "$1: segments the receiver queued out of order (TcpExtTCPOFOQueue delta)" "$ofo" 0
+	else
+		# Segments one flow sent from both CPUs pass the two CPUs'
+		# backlogs before pacer, in either order: what pacer keeps is
+		# the order they arrive in, which this bed cannot fix.
+		log "$1: $((j0 + j1)) packets joined their flow on the other CPU: the order is not asserted"
+	fi
+	check_class_invariant "$1: class 1" C
+}
+
+step "class 1 at $MBIT Mbit/s, one flow from each CPU, ${SECS}s"
+pc "$NS_B" stats reset dev pacer0 id 1
+run_case shaped
+check_within "shaped: goodput of both flows (s$FROM-$SECS) vs $MBIT Mbit/s x 1448/1514" \
+	"$BPS" "$(theory $((MBIT * 1000000)))" "$TOL"
+check_ge "shaped: class 1 delayed_packets (the class did shape)" "$C_delayed_packets" 1
+
+step "class 1 at 10 Gbit/s (never the bottleneck), the same flows"
+pc "$NS_B" class change dev pacer0 id 1 rate 10gbit
+pc "$NS_B" stats reset dev pacer0 id 1
+run_case unlimited
+
+ksft_exit

@@ -1,0 +1,139 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Configuration as code: "pacerctl dump dev pacer0 > FILE", everything
+# deleted (the device, the redirects, the clsact qdiscs), the device made
+# again, "pacerctl -b FILE": the configuration is the same as before.
+# The configuration uses every attribute: caps (max_classes, max_rules,
+# max_memory); class 0 changed; classes with a name with spaces (and one
+# with a double quote and a backslash), burst, ceil, a time limit and a
+# byte limit, target, overhead (negative too), mpu, gso auto/split/keep,
+# the slowest rate (1kbit, whose default burst is 1000 s at rate) and an
+# unlimited class other than 0; rules of every kind, IPv4 and IPv6: src,
+# dst, both, proto with sport and dport ranges and single ports, mark with
+# and without a mask, prio both ways, a rule matching everything, prefs
+# given and chosen by the kernel; an attach on ingress and one on egress
+# with a pref.  Traffic runs first, so that counters are not zero.
+# Compared, before and after: "pacerctl -j dev show" (caps),
+# "pacerctl -j class show" and "-j rule show" without "matches" (so
+# without counters), tc's qdiscs and filters on both veths (JSON, without
+# action indexes, references and timestamps), and the dump itself.
+#
+#   +----- NS_A -----+          +----------------- NS_B -----------------+
+#   | ping           |          | vethB 10.0.31.2, 2001:db8:31::2        |
+#   | vethA 10.0.31.1+----------+-> ingress (attach) --> pacer0           |
+#   +----------------+          |   egress (attach pref 100) --> pacer0  |
+#                               +----------------------------------------+
+#
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/classlib.inc"
+
+require pacerctl tc jq ping
+
+setup_ns NS_A NS_B
+load_pacer
+veth_pair "$NS_A" vethA 10.0.31.1 "$NS_B" vethB 10.0.31.2
+pacer_add "$NS_B" pacer0
+
+step "a configuration using every attribute"
+cat >"$TMPD/setup" <<'EOF'
+dev set dev pacer0 max_classes 100 max_rules 200 max_memory 32m
+class change dev pacer0 id 0 rate 500mbit burst 256k limit 20ms target 2ms
+class add dev pacer0 id 10 name "s3 bulk" rate 10gbit burst 2m ceil 20gbit limit 50ms target 2ms overhead 24 mpu 84 gso keep
+class add dev pacer0 id 11 name "slowest" rate 1kbit
+class add dev pacer0 id 12 name "x" rate 100mbit limit 2m gso split overhead -4
+class add dev pacer0 id 13 rate 5mbit
+class change dev pacer0 id 13 rate unlimited
+class add dev pacer0 id 14 name "a \"q\" \\ b" rate 3mbit ceil 4mbit gso auto target 1s mpu 4096 overhead 256
+class add dev pacer0 id 65535 rate 10tbit limit 10s
+rule add dev pacer0 pref 10 src 10.0.31.1/32 class 10
+rule add dev pacer0 pref 11 dst 192.0.2.0/24 class 11
+rule add dev pacer0 pref 12 src 198.51.100.0/22 dst 203.0.113.7 class 12
+rule add dev pacer0 pref 13 src 2001:db8:31::/48 class 13
+rule add dev pacer0 pref 14 dst 2001:db8:ffff::1/128 proto tcp dport 443 class 14
+rule add dev pacer0 pref 15 proto udp sport 1000-2000 dport 53 class 10
+rule add dev pacer0 pref 16 proto 47 class 11
+rule add dev pacer0 pref 17 mark 0x10/0xf0 class 12
+rule add dev pacer0 pref 18 mark 7 class 13
+rule add dev pacer0 pref 19 prio 1:10 class 14
+rule add dev pacer0 pref 20 prio 5 class 65535
+rule add dev pacer0 proto icmp class 0
+rule add dev pacer0 pref 1000 class 0
+attach dev pacer0 ingress vethB
+attach dev pacer0 egress vethB pref 100
+EOF
+check_ok "the configuration, as a batch" pc "$NS_B" -b "$TMPD/setup"
+check_eq "pings through pacer0" \
+	"$(ip netns exec "$NS_A" ping -n -q -c 5 -i 0.05 -W 2 10.0.31.2 | sed -n 's/.* \([0-9]*\) received.*/\1/p')" 5
+wait_pacer_idle "$NS_B" pacer0
+
+# state DIR: what must survive the round trip, one file each.
+state() {
+	mkdir -p "$1"
+	pc "$NS_B" -j dev show dev pacer0 |
+		jq -S '.[] | {ifname, classes, max_classes, rules, max_rules, max_memory}' >"$1/dev"
+	pc "$NS_B" -j class show dev pacer0 | jq -S . >"$1/classes"
+	pc "$NS_B" -j rule show dev pacer0 | jq -S 'map(del(.matches))' >"$1/rules"
+	for side in ingress egress; do
+		tc -n "$NS_B" -j filter show dev vethB "$side" | jq -S '
+			walk(if type == "object" then
+				del(.index, .ref, .bind, .tm, .stats, .not_in_hw, .in_hw_count)
+			     else . end)' >"$1/filters-$side"
+	done
+	tc -n "$NS_B" -j qdisc show dev vethB | jq -S 'map(del(.handle?))' >"$1/qdiscs"
+}
+
+state "$TMPD/before"
+check_eq "counters are not zero before the dump (class 10 rx_packets > 0)" \
+	"$(pc "$NS_B" -j -s class show dev pacer0 id 10 | jq '.[0].stats.rx_packets > 0')" true
+check_eq "rules before" "$(jq length "$TMPD/before/rules")" 13
+check_eq "classes before" "$(jq length "$TMPD/before/classes")" 7
+log "rules: $(jq -c 'map(.pref)' "$TMPD/before/rules")"
+
+step "pacerctl dump dev pacer0"
+check_ok "dump" pc "$NS_B" dump dev pacer0
+cp "$TMPD/out" "$TMPD/pacer0.conf"
+sed 's/^/    | /' "$TMPD/pacer0.conf"
+check_eq "dump: one line per cap set, class, rule, attach (+1 comment, +1 for class 13)" \
+	"$(wc -l <"$TMPD/pacer0.conf")" $((1 + 1 + 7 + 1 + 13 + 2))
+check_eq "dump: class 11 (1kbit) has its default burst left out" \
+	"$(grep -c '^class add dev pacer0 id 11 .*burst' "$TMPD/pacer0.conf")" 0
+
+step "delete everything: redirects, qdiscs, the device"
+pc "$NS_B" detach dev pacer0 ingress vethB
+pc "$NS_B" detach dev pacer0 egress vethB
+tc -n "$NS_B" qdisc del dev vethB clsact
+ip -n "$NS_B" link del pacer0
+check_eq "pacer0 is gone" "$(ip -n "$NS_B" link show dev pacer0 >/dev/null 2>&1 && echo yes || echo no)" no
+check_eq "no qdisc left on vethB" "$(tc -n "$NS_B" -j qdisc show dev vethB | jq '[.[] | select(.kind == "clsact")] | length')" 0
+
+step "recreate pacer0 and restore"
+pacer_add "$NS_B" pacer0
+check_ok "pacerctl -b pacer0.conf" pc "$NS_B" -b "$TMPD/pacer0.conf"
+state "$TMPD/after"
+for f in dev classes rules filters-ingress filters-egress qdiscs; do
+	if cmp -s "$TMPD/before/$f" "$TMPD/after/$f"; then
+		check_eq "$f identical after the round trip ($(wc -c <"$TMPD/before/$f") bytes of JSON)" same same
+	else
+		check_eq "$f identical after the round trip" differs same
+		diff "$TMPD/before/$f" "$TMPD/after/$f" | head -n 40
+	fi
+done
+check_ok "dump again" pc "$NS_B" dump dev pacer0
+if cmp -s "$TMPD/out" "$TMPD/pacer0.conf"; then
+	check_eq "the second dump is the first" same same
+else
+	check_eq "the second dump is the first" differs same
+	diff "$TMPD/pacer0.conf" "$TMPD/out" | head -n 20
+fi
+check_eq "pings through the restored pacer0" \
+	"$(ip netns exec "$NS_A" ping -n -q -c 5 -i 0.05 -W 2 10.0.31.2 | sed -n 's/.* \([0-9]*\) received.*/\1/p')" 5
+check_eq "the restored rule 10 classifies them (class 10 rx_packets)" \
+	"$(pc "$NS_B" -j -s class show dev pacer0 id 10 | jq '.[0].stats.rx_packets > 0')" true
+
+step "dump's errors"
+check_fail "no dev" 2 '"dev DEV" is required' pc "$NS_B" dump
+check_fail "no such device" 1 'pacer9' pc "$NS_B" dump dev pacer9
+check_fail "not a pacer device" 1 'vethB' pc "$NS_B" dump dev vethB
+
+ksft_exit

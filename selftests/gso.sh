@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# GSO packets: a class below 1 Gbit/s splits them into their segments
+# (gso auto), a class at or above 1 Gbit/s keeps them whole, and "gso
+# split" and "gso keep" decide it whatever the rate.  One TCP flow (its
+# sender builds GSO packets of several segments; veth passes them on
+# whole) runs through class 1 in each mode; what the class re-injected
+# tells which it did: split, no packet is longer than a frame (tx_bytes /
+# tx_packets <= 1514); kept, the average is several frames (> 3000).
+# A kept GSO packet is charged as its segments: at 100 Mbit/s (or a
+# quarter of what the path carries, if less) with "gso keep" the flow's
+# goodput is within 2 % of rate x 1448/1514, as split.
+#
+#   +---- NS_A ----+          +---------------- NS_B ----------------+
+#   | iperf3 -c    |          | vethB 10.0.21.2: ingress --> pacer0:  |
+#   | vethA -------+--------->|   class 1: rate R, gso auto|split|keep |
+#   +--------------+          +--------------------------------------+
+#
+# run_tests: timeout=240
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/classlib.inc"
+
+require iperf3 jq pacerctl tc ss
+
+if [ "$IS_DEBUG" = 1 ]; then
+	SECS=4
+	TOL=4
+else
+	SECS=5
+	TOL=2
+fi
+FROM=1
+
+setup_ns NS_A NS_B
+load_pacer
+veth_pair "$NS_A" vethA 10.0.21.1 "$NS_B" vethB 10.0.21.2
+pacer_add "$NS_B" pacer0
+redirect_ingress "$NS_B" vethB pacer0
+jserver "$NS_B" 10.0.21.2
+
+step "premise: what the path carries unshaped"
+path_capacity "$NS_A" 10.0.21.2
+fit_mbit MBIT 100
+pc "$NS_B" class add dev pacer0 id 1 name gso rate "${MBIT}mbit"
+pc "$NS_B" rule add dev pacer0 src 10.0.21.1/32 class 1
+
+# run RATE GSO: the flow through class 1 at RATE with GSO; sets AVG (bytes
+# per re-injected packet) and BPS (goodput, s$FROM-$SECS).
+run() {
+	pc "$NS_B" class change dev pacer0 id 1 rate "$1" gso "$2"
+	pc "$NS_B" stats reset dev pacer0 id 1
+	iperf_run "$NS_A" 10.0.21.2 "$SECS" "$TMPD/$1-$2.json"
+	wait_class_idle "$NS_B" pacer0 1
+	class_snap "$NS_B" pacer0 1 C
+	check_eq "rate $1 gso $2: class 1 says gso" "$C_gso" "$2"
+	AVG=$((C_tx_bytes / (C_tx_packets + (C_tx_packets == 0))))
+	BPS=$(iperf_rx_bps "$TMPD/$1-$2.json" "$FROM" "$SECS")
+	log "rate $1 gso $2: $C_tx_packets packets, $C_tx_bytes bytes re-injected: $AVG bytes a packet; goodput $BPS bit/s"
+	check_class_invariant "rate $1 gso $2: class 1" C
+}
+
+step "below 1 Gbit/s, gso auto: split"
+run "${MBIT}mbit" auto
+check_le "${MBIT}mbit auto: bytes a packet (split: one frame at most)" "$AVG" 1514
+check_within "${MBIT}mbit auto: goodput vs rate x 1448/1514" \
+	"$BPS" "$(theory $((MBIT * 1000000)))" "$TOL"
+
+step "below 1 Gbit/s, gso keep: whole, charged as its segments"
+run "${MBIT}mbit" keep
+check_ge "${MBIT}mbit keep: bytes a packet (kept: several frames)" "$AVG" 3000
+check_within "${MBIT}mbit keep: goodput vs rate x 1448/1514" \
+	"$BPS" "$(theory $((MBIT * 1000000)))" "$TOL"
+
+step "1 Gbit/s and more, gso auto: whole"
+run 10gbit auto
+check_ge "10gbit auto: bytes a packet (kept)" "$AVG" 3000
+
+step "1 Gbit/s and more, gso split: split"
+run 10gbit split
+check_le "10gbit split: bytes a packet (split)" "$AVG" 1514
+
+ksft_exit

@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The man page names every key pacerctl prints in JSON: the keys of
+# "-j -s -s dev show", "-j -s -s class show", "-j rule show", a
+# "-j monitor" event and "-j -s monitor" class rates, for a device with a
+# named class, a rule of every criterion and a few packets through it, are
+# collected, and each must appear as a word in Documentation/pacerctl.8
+# (copied into selftests/ by "make -C selftests", which make check runs).
+#
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/classlib.inc"
+
+require pacerctl jq ping
+MAN=$(cd "$(dirname "$0")" && pwd)/pacerctl.8
+[ -f "$MAN" ] || skip "$MAN missing: run \"make -C selftests\" on the host (copies Documentation/pacerctl.8)"
+
+setup_ns NS_A NS_B
+load_pacer
+veth_pair "$NS_A" vethA 10.0.33.1 "$NS_B" vethB 10.0.33.2
+pacer_add "$NS_B" pacer0
+pc "$NS_B" attach dev pacer0 ingress vethB
+pc "$NS_B" class add dev pacer0 id 1 name one rate 10mbit limit 64k
+pc "$NS_B" class add dev pacer0 id 2 rate 10mbit limit 5ms
+pc "$NS_B" rule add dev pacer0 pref 1 src 10.0.33.1/32 dst 10.0.33.0/24 proto icmp class 1
+pc "$NS_B" rule add dev pacer0 pref 2 proto tcp sport 1-2 dport 3 mark 1/3 prio 1:2 class 2
+ip netns exec "$NS_A" ping -n -q -c 5 -i 0.05 -W 2 10.0.33.2 >/dev/null || true
+
+# keys: every object key of the JSON on stdin, one a line.
+keys() {
+	jq -r '[paths | .[] | select(type == "string")] | unique | .[]'
+}
+
+step "collect the keys"
+{
+	pc "$NS_B" -j -s -s dev show dev pacer0 | keys
+	pc "$NS_B" -j -s -s class show dev pacer0 | keys
+	pc "$NS_B" -j rule show dev pacer0 | keys
+	pc "$NS_B" -j -s monitor dev pacer0 count 1 | keys
+} >"$TMPD/keys" 2>"$TMPD/keys.err"
+timeout 10 ip netns exec "$NS_B" pacerctl -j monitor dev pacer0 count 1 >"$TMPD/event" &
+mon=$!
+sleep 1
+pc "$NS_B" class add dev pacer0 id 3 rate 1mbit
+wait "$mon" || true
+keys <"$TMPD/event" >>"$TMPD/keys"
+sort -u "$TMPD/keys" -o "$TMPD/keys"
+log "$(wc -l <"$TMPD/keys") keys: $(words <"$TMPD/keys")"
+check_ge "keys found" "$(wc -l <"$TMPD/keys")" 60
+for k in stats drops delay_hist cpus rx_bps event queue_limit_bytes matches; do
+	check_eq "the collection has \"$k\"" "$(grep -cx "$k" "$TMPD/keys")" 1
+done
+
+step "each in pacerctl.8"
+# The man page's words without roff's font changes (\fBkey\fR -> key).
+sed 's/\\f[BIRP]//g' "$MAN" >"$TMPD/man"
+missing=
+for k in $(cat "$TMPD/keys"); do
+	grep -qw -- "$k" "$TMPD/man" || missing="$missing $k"
+done
+check_eq "keys the man page lacks" "${missing:- none}" " none"
+
+ksft_exit

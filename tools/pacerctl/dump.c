@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pacerctl dump dev DEV: a device's configuration as the pacerctl commands
+ * that recreate it, for "pacerctl -b" (as "wg showconf" is for setconf).
+ *
+ * In order: the device's caps, class 0 (changed, as it always exists),
+ * the other classes, the rules by pref, then the redirects "attach" makes
+ * (matchall mirred filters of this namespace's devices that send their
+ * ingress or egress to DEV).  Values are written exactly, in base units
+ * (bit, bytes, us), and defaults explicitly, but for a burst that is the
+ * default of its rate: that one is left out, so that the restored class
+ * keeps a burst that follows its rate (and at 1kbit the default, 1000 s
+ * at rate, is one more than "burst" may be given).  Names are quoted as
+ * "pacerctl -b" reads them back.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/pacer.h>
+#include <netlink/genl/genl.h>
+
+#include "nl.h"
+#include "objects.h"
+#include "pacerctl.h"
+#include "parse.h"
+
+static const char *const dump_gso[] = { "auto", "split", "keep" };
+
+static void dump_usage(FILE *f)
+{
+	fputs("Usage: pacerctl dump dev DEV\n"
+	      "\n"
+	      "Prints the commands that recreate DEV's configuration - caps,\n"
+	      "classes, rules and the redirects \"attach\" made - for\n"
+	      "\"pacerctl -b\": pacerctl dump dev pacer0 >pacer0.conf, and later\n"
+	      "pacerctl -b pacer0.conf on a device of that name.\n", f);
+}
+
+struct dump_ctx {
+	const char *ifname;
+	uint32_t ifindex;
+};
+
+static int dump_on_dev(struct nl_msg *msg, void *arg)
+{
+	struct nlattr *tb[PACER_A_MAX + 1];
+	struct dump_ctx *ctx = arg;
+	struct pacer_msg_dev dev;
+
+	if (pacer_msg_parse(nlmsg_hdr(msg), tb, &dev))
+		return -EBADMSG;
+	ctx->ifindex = dev.ifindex;
+	if (tb[PACER_A_MAX_CLASSES] && tb[PACER_A_MAX_RULES])
+		printf("dev set dev %s max_classes %u max_rules %u",
+		       ctx->ifname, nla_get_u32(tb[PACER_A_MAX_CLASSES]),
+		       nla_get_u32(tb[PACER_A_MAX_RULES]));
+	if (tb[PACER_A_MAX_MEMORY])
+		printf(" max_memory %u", nla_get_u32(tb[PACER_A_MAX_MEMORY]));
+	putchar('\n');
+	return 0;
+}
+
+/* The kernel's burst for a class that was given none (module/class.c). */
+static uint64_t dump_default_burst(uint64_t rate)
+{
+	unsigned __int128 div = (unsigned __int128)1000000000 * 8;
+	unsigned __int128 at10ms = (unsigned __int128)rate * 10000000 / div;
+	unsigned __int128 at1000s = (unsigned __int128)rate * 1000000000000ULL / div;
+	unsigned __int128 burst = at10ms > 2 * 65536 ? at10ms : 2 * 65536;
+
+	if (!rate)
+		return 0;
+	if (at1000s > UINT32_MAX)
+		at1000s = UINT32_MAX;
+	return burst < at1000s ? burst : at1000s;
+}
+
+/* A name in double quotes, as batch_split() reads it back. */
+static void dump_quoted(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", stdout);
+		else if (*s == '\t')
+			fputs("\\t", stdout);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+/* The attributes of a class, after "class add|change dev DEV id N". */
+static void dump_class_attrs(const struct pacer_class_info *c, bool rate)
+{
+	if (rate)
+		printf(" rate %" PRIu64 "bit", c->rate);
+	if (c->burst != dump_default_burst(c->rate))
+		printf(" burst %u", c->burst);
+	if (c->ceil)
+		printf(" ceil %" PRIu64 "bit", c->ceil);
+	else
+		printf(" ceil none");
+	if (c->has & PACER_BIT(PACER_CLASS_A_LIMIT_BYTES))
+		printf(" limit %u", c->limit_bytes);
+	else
+		printf(" limit %uus", c->limit_us);
+	printf(" target %uus overhead %d mpu %u", c->target_us, c->overhead,
+	       c->mpu);
+	if (c->has & PACER_BIT(PACER_CLASS_A_GSO) &&
+	    c->gso < ARRAY_SIZE(dump_gso))
+		printf(" gso %s", dump_gso[c->gso]);
+	if (*c->name) {
+		fputs(" name ", stdout);
+		dump_quoted(c->name);
+	}
+}
+
+static int dump_on_class(struct nl_msg *msg, void *arg)
+{
+	struct dump_ctx *ctx = arg;
+	struct pacer_class_info c;
+	struct pacer_msg_dev dev;
+
+	if (pacer_class_decode(nlmsg_hdr(msg), &dev, &c))
+		return -EBADMSG;
+	if (c.id == PACER_CLASS_DEFAULT) {
+		printf("class change dev %s id 0", ctx->ifname);
+		dump_class_attrs(&c, true);
+	} else if (c.rate) {
+		printf("class add dev %s id %u", ctx->ifname, c.id);
+		dump_class_attrs(&c, true);
+	} else {
+		/* "add" takes a rate; "change" may make it unlimited. */
+		printf("class add dev %s id %u rate 1kbit\n", ctx->ifname, c.id);
+		printf("class change dev %s id %u rate 0", ctx->ifname, c.id);
+		dump_class_attrs(&c, false);
+	}
+	putchar('\n');
+	return 0;
+}
+
+static int dump_on_rule(struct nl_msg *msg, void *arg)
+{
+	char buf[PARSE_BUF_LEN];
+	struct dump_ctx *ctx = arg;
+	struct pacer_rule_info r;
+	struct pacer_msg_dev dev;
+
+	if (pacer_rule_decode(nlmsg_hdr(msg), &dev, &r))
+		return -EBADMSG;
+#define HAS(attr) (r.has & PACER_BIT(PACER_RULE_A_##attr))
+	printf("rule add dev %s pref %u", ctx->ifname, r.pref);
+	if (HAS(SRC))
+		printf(" src %s", format_prefix(buf, sizeof(buf), &r.src));
+	if (HAS(DST))
+		printf(" dst %s", format_prefix(buf, sizeof(buf), &r.dst));
+	if (HAS(PROTO))
+		printf(" proto %u", r.proto);
+	if (HAS(SPORT_MIN))
+		printf(" sport %s", format_ports(buf, sizeof(buf), r.sport_min,
+						 r.sport_max));
+	if (HAS(DPORT_MIN))
+		printf(" dport %s", format_ports(buf, sizeof(buf), r.dport_min,
+						 r.dport_max));
+	if (HAS(MARK))
+		printf(" mark 0x%x/0x%x", r.mark, r.mark_mask);
+	if (HAS(PRIO))
+		printf(" prio %u", r.prio);
+	printf(" class %u\n", r.class_id);
+#undef HAS
+	return 0;
+}
+
+static int dump_on_attach(const char *ifname, bool ingress, uint32_t pref,
+			  void *arg)
+{
+	struct dump_ctx *ctx = arg;
+
+	printf("attach dev %s %s %s pref %u\n", ctx->ifname,
+	       ingress ? "ingress" : "egress", ifname, pref);
+	return 0;
+}
+
+/* One request, its replies through @fn; an exit status. */
+static int dump_request(struct pnl *nl, uint8_t cmd, int flags,
+			struct dump_ctx *ctx, pnl_reply_fn fn)
+{
+	char extack[PNL_EXTACK_LEN];
+	struct nl_msg *msg;
+	int err;
+
+	msg = pacer_class_msg(nl, cmd, flags, ctx->ifname, NULL);
+	if (!msg)
+		return pacer_fail("out of memory");
+	err = pnl_request(nl, msg, fn, ctx, extack, sizeof(extack));
+	if (err)
+		return pacer_dev_fail(ctx->ifname, err, extack);
+	return 0;
+}
+
+static int dump_run(const char *ifname)
+{
+	struct dump_ctx ctx = { .ifname = ifname };
+	struct pnl nl;
+	int ret;
+
+	ret = pacer_open(&nl);
+	if (!ret) {
+		printf("# pacerctl dump dev %s: run with \"pacerctl -b FILE\"\n",
+		       ifname);
+		ret = dump_request(&nl, PACER_CMD_DEV_GET, 0, &ctx,
+				   dump_on_dev) ?:
+		      dump_request(&nl, PACER_CMD_CLASS_GET, NLM_F_DUMP, &ctx,
+				   dump_on_class) ?:
+		      dump_request(&nl, PACER_CMD_RULE_GET, NLM_F_DUMP, &ctx,
+				   dump_on_rule);
+	}
+	pnl_close(&nl);
+	if (ret)
+		return ret;
+	return pacer_attach_list(ctx.ifindex, dump_on_attach, &ctx);
+}
+
+/**
+ * do_dump() - pacerctl dump dev DEV
+ * @argc: argument count
+ * @argv: arguments
+ * @opts: global options (none applies)
+ *
+ * Return: the exit status.
+ */
+int do_dump(int argc, char **argv, const struct pacer_opts *opts)
+{
+	const char *ifname = NULL;
+	int ret;
+
+	(void)opts;
+	for (; argc > 0; argc--, argv++) {
+		if (!strcmp(*argv, "dev")) {
+			ret = pacer_parse_dev(&argc, &argv, &ifname);
+			if (ret)
+				return ret;
+		} else if (pacer_is_help(*argv)) {
+			dump_usage(stdout);
+			return EXIT_SUCCESS;
+		} else {
+			return pacer_unknown_arg(*argv, "dump", "dev DEV");
+		}
+	}
+	if (!ifname)
+		return pacer_usage_error("dump: \"dev DEV\" is required");
+	return dump_run(ifname);
+}
