@@ -206,8 +206,13 @@ check_ge "cgroup memory.current grew by >= 1 KiB a class" "$per" 1024
 # each CPU, and its own pointer per 4 bytes of it).  So <= 640 bytes plus
 # 1 KiB per possible CPU.
 ncpus=$(awk -F- '{ print ($2 == "" ? $1 : $2) + 1 }' /sys/devices/system/cpu/possible)
-check_le "... and an idle class costs <= 640 B + 1 KiB per possible CPU ($ncpus)" \
-	"$per" $((640 + 1024 * ncpus))
+# The debug kernel's KASAN pads every object: its figure is only logged.
+if [ "$IS_DEBUG" = 1 ]; then
+	log "an idle class costs $per bytes on the debug kernel (KASAN's; not checked)"
+else
+	check_le "... and an idle class costs <= 640 B + 1 KiB per possible CPU ($ncpus)" \
+		"$per" $((640 + 1024 * ncpus))
+fi
 
 step "memory: under memory.max 8M the tenant runs out of memory, not of a cap"
 mem0=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
