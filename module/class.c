@@ -36,12 +36,12 @@
 
 #define PACER_DEFAULT_TARGET_US	5000
 #define PACER_DEFAULT_LIMIT_US	100000
+#define PACER_DEFAULT_RTT_US	100000
 #define PACER_BURST_TIME_NS	(10 * NSEC_PER_MSEC)
 /* Two 64 KiB GSO packets, so a default bucket never splits one in two. */
 #define PACER_BURST_MIN		(2 * 65536)
 /* An unlimited class queues only while the CPU falls behind. */
 #define PACER_UNLIMITED_LIMIT	(4 << 20)
-#define PACER_CODEL_INTERVAL_NS	(100 * NSEC_PER_MSEC)
 /*
  * The longest headers a GSO packet repeats in each segment: Ethernet, two
  * VLAN tags, an encapsulation, IPv6 with extension headers, TCP with
@@ -63,13 +63,15 @@
 
 /**
  * pacer_class_cfg_defaults() - the configuration of a new class
- * @cfg: filled with defaults: unlimited, 100 ms limit, 5 ms target
+ * @cfg: filled with defaults: unlimited, 100 ms limit, 5 ms target,
+ *	100 ms RTT (cake's "internet")
  */
 void pacer_class_cfg_defaults(struct pacer_class_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->limit_us = PACER_DEFAULT_LIMIT_US;
 	cfg->target_us = PACER_DEFAULT_TARGET_US;
+	cfg->rtt_us = PACER_DEFAULT_RTT_US;
 	cfg->gso = PACER_GSO_AUTO;
 }
 
@@ -110,6 +112,29 @@ static bool pacer_cfg_split_gso(const struct pacer_class_cfg *cfg)
 	}
 }
 
+/*
+ * A CUBIC sender cuts its window by 30 % on a signal; to keep the rate
+ * busy afterwards it must have had 0.43 of a round trip's worth queued
+ * (1 / 0.7 - 1), Reno (a halving) a whole one.  A flow may therefore keep
+ * half its RTT, plus the class's target, as standing queue before it is
+ * told: then one signal costs no rate, and the queue it keeps is bounded
+ * by target + RTT / 2 and what the sender adds in the round trip the
+ * signal takes.  A quarter of the limit stays the level at which every
+ * flow with a queue of its own is told at once: a sender in slow start
+ * doubles its queue every round trip and would reach the limit before
+ * its sojourn had stood above the threshold for long.
+ */
+static void pacer_signal_config(struct pacer_signal *s,
+				const struct pacer_class_cfg *cfg, u32 limit,
+				u32 mtu)
+{
+	s->rtt = (u64)cfg->rtt_us * NSEC_PER_USEC;
+	s->persist = (u64)cfg->target_us * NSEC_PER_USEC;
+	s->threshold = s->persist + s->rtt / 2;
+	s->pressure = limit / 4;
+	s->mtu = mtu;
+}
+
 static struct pacer_class_params *
 pacer_class_params_new(const struct pacer_class_cfg *cfg, u32 mtu)
 {
@@ -124,9 +149,7 @@ pacer_class_params_new(const struct pacer_class_cfg *cfg, u32 mtu)
 							     PACER_CLAIM_NS),
 				       1, PACER_CLAIM_MAX) : 0;
 	p->split_gso = pacer_cfg_split_gso(cfg);
-	p->codel.target = (u64)cfg->target_us * NSEC_PER_USEC;
-	p->codel.interval = PACER_CODEL_INTERVAL_NS;
-	p->codel.mtu = mtu;
+	pacer_signal_config(&p->signal, cfg, p->limit, mtu);
 	return p;
 }
 
@@ -296,7 +319,7 @@ int pacer_class_apply(struct pacer_class *cl, const struct pacer_class_cfg *cfg)
  * @mtu: the new frame size (MTU and Ethernet header)
  *
  * The DRR quantum, the ceil bucket and the size below which a flow is
- * never marked are one frame.  CoDel's MTU is read with the parameters,
+ * never marked are one frame.  The signal's MTU is read with the parameters,
  * so it follows at the next configuration change; until then it differs
  * by the change, which only moves where a sparse flow ends.
  *
@@ -694,34 +717,14 @@ bool pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
 	return kick;
 }
 
-/*
- * CoDel waits a whole interval above target before its first mark, and a
- * TCP flow in slow start fills a 100 ms queue well within that interval.
- * So once the class holds a quarter of its limit, every packet of a flow
- * that has a queue of its own is a candidate too: the sender cuts its
- * window (CUBIC by 30 %, over a round trip with PRR) before the limit
- * forces a drop, while the other three quarters absorb what it sends
- * meanwhile: a BDP and a TSO burst or two.  Sparse flows (one MTU or less
- * queued) are left alone.
- */
-static bool pacer_class_should_mark(struct pacer_class *cl,
-				    const struct pacer_class_params *p,
-				    struct pacer_flow *flow, u64 sojourn,
-				    u64 now)
-{
-	if (pacer_codel_should_mark(flow, &p->codel, sojourn, now))
-		return true;
-	return atomic64_read(&cl->backlog) >= p->limit / 4 &&
-	       flow->backlog > p->codel.mtu;
-}
-
-static void pacer_class_mark(struct pacer_class_cpu *cc, struct sk_buff *skb)
+/* Return: true if @skb now carries the signal. */
+static bool pacer_class_mark(struct pacer_class_cpu *cc, struct sk_buff *skb)
 {
 	switch (pacer_ecn_mark(skb)) {
 	case PACER_ECN_MARKED:
 		pacer_skb_cb(skb)->ecn_marked = true;
 		cc->stats.ecn_marked++;
-		break;
+		return true;
 	case PACER_ECN_UNPARSED:
 		cc->stats.ecn_unparsed++;
 		pacer_stats_ecn_unparsed(this_cpu_ptr(cc->cl->pd->stats));
@@ -729,6 +732,7 @@ static void pacer_class_mark(struct pacer_class_cpu *cc, struct sk_buff *skb)
 	case PACER_ECN_NOT_ECT:
 		break;
 	}
+	return false;
 }
 
 /**
@@ -778,8 +782,11 @@ int pacer_class_dequeue(struct pacer_class_cpu *cc, u64 now, int budget,
 			gone = skb;
 			continue;
 		}
-		if (pacer_class_should_mark(cc->cl, p, flow, sojourn, now))
-			pacer_class_mark(cc, skb);
+		if (pacer_flow_should_signal(flow, &p->signal, sojourn,
+					     atomic64_read(&cc->cl->backlog),
+					     now) &&
+		    pacer_class_mark(cc, skb))
+			pacer_flow_signalled(flow, &p->signal, sojourn, now);
 		pacer_class_stats_tx(&cc->stats, skb->len, cb->delayed, sojourn);
 		__skb_queue_tail(batch, skb);
 		pacer_flow_sending(flow, &cc->sh->sending);

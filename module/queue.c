@@ -110,7 +110,7 @@ void pacer_flows_sent(struct list_head *sending)
  * @flow: the packet's flow
  * @skb: the packet
  * @class_id: the class of @q: a flow that held another class's packets
- *	before starts its CoDel state afresh
+ *	before starts its signal state afresh
  */
 void pacer_queue_add(struct pacer_queue *q, struct pacer_flow *flow,
 		     struct sk_buff *skb, u32 class_id)
@@ -128,10 +128,8 @@ void pacer_queue_add(struct pacer_queue *q, struct pacer_flow *flow,
 	if (list_empty(&flow->node)) {
 		if (flow->class_id != class_id) {
 			flow->class_id = class_id;
-			flow->first_above = 0;
-			flow->count = 0;
-			flow->last_count = 0;
-			flow->marking = false;
+			flow->above_since = 0;
+			flow->quiet_until = 0;
 		}
 		flow->deficit = q->quantum;
 		list_add_tail(&flow->node, &q->new_flows);
@@ -279,73 +277,65 @@ void pacer_queue_release(struct pacer_queue *q)
 }
 
 /**
- * pacer_codel_control_law() - when to mark next: @interval / sqrt(@count)
- *	after @t
- * @t: the previous mark, ktime ns
- * @interval: CoDel's interval, ns
- * @count: marks so far in this marking state; 0 counts as 1
+ * pacer_flow_should_signal() - whether the sender of a dequeued packet's
+ *	flow is due a signal to slow down (a CE mark)
+ * @flow: the packet's flow (its signal state advances)
+ * @p: the class's signal parameters
+ * @sojourn: how long the packet waited, ns
+ * @class_backlog: bytes the class holds on all CPUs
+ * @now: current time, ktime ns
  *
- * Return: the time of the next mark, ktime ns.
+ * One signal per congestion episode: a sender answers one by cutting its
+ * window once (CUBIC by 30 %) and ignores further ones for a round trip,
+ * so signalling every packet past a threshold, or at CoDel's quickening
+ * rate, cuts the window again and again before the first cut shows in the
+ * queue: at 40 ms that left one flow half the rate.  Once a signal went
+ * out (pacer_flow_signalled()) the flow is left alone for the expected
+ * RTT plus the packet's sojourn, the time the cut takes to come back
+ * through the queue; if the queue still stands then, the sender did not
+ * cut enough and is told again.
+ *
+ * Return: true if the packet should carry the signal.
  */
-u64 pacer_codel_control_law(u64 t, u64 interval, u32 count)
+bool pacer_flow_should_signal(struct pacer_flow *flow,
+			      const struct pacer_signal *p, u64 sojourn,
+			      u64 class_backlog, u64 now)
 {
-	return t + div_u64(interval, int_sqrt(max(count, 1U)));
+	bool standing = false;
+
+	/* A sparse flow (an MTU or less queued) builds no queue. */
+	if (flow->backlog <= p->mtu) {
+		flow->above_since = 0;
+		return false;
+	}
+	if (sojourn < p->threshold) {
+		flow->above_since = 0;
+	} else {
+		if (!flow->above_since)
+			flow->above_since = now;
+		standing = now - flow->above_since >= p->persist;
+	}
+	if (!standing && class_backlog < p->pressure)
+		return false;
+	return now >= flow->quiet_until;
 }
-EXPORT_SYMBOL_IF_KUNIT(pacer_codel_control_law);
+EXPORT_SYMBOL_IF_KUNIT(pacer_flow_should_signal);
 
 /**
- * pacer_codel_should_mark() - CoDel's decision for a dequeued packet
- * @flow: the packet's flow (its state advances)
- * @p: target, interval and MTU of the class
+ * pacer_flow_signalled() - a packet of the flow carries a signal: none
+ *	again before it can have come back as a slower flow
+ * @flow: the flow
+ * @p: the class's signal parameters
  * @sojourn: how long the packet waited, ns
  * @now: current time, ktime ns
  *
- * Return: true if the packet should be marked CE.
+ * A packet that could not carry it (not ECN-capable) spends nothing: the
+ * next one that can is marked.
  */
-bool pacer_codel_should_mark(struct pacer_flow *flow,
-			     const struct pacer_codel *p, u64 sojourn, u64 now)
+void pacer_flow_signalled(struct pacer_flow *flow,
+			  const struct pacer_signal *p, u64 sojourn, u64 now)
 {
-	bool ok_to_mark = false;
-	u32 delta;
-
-	if (sojourn < p->target || flow->backlog <= p->mtu)
-		flow->first_above = 0;
-	else if (!flow->first_above)
-		flow->first_above = now + p->interval;
-	else if (now >= flow->first_above)
-		ok_to_mark = true;
-
-	if (flow->marking) {
-		if (!ok_to_mark) {
-			flow->marking = false;
-			return false;
-		}
-		if (now < flow->mark_next)
-			return false;
-		/*
-		 * A flow that never drains (a flood into a fast class) marks
-		 * for hours; past 2^32 marks the law's rate is long flat.
-		 */
-		if (flow->count < U32_MAX)
-			flow->count++;
-		flow->mark_next = pacer_codel_control_law(flow->mark_next,
-							  p->interval,
-							  flow->count);
-		return true;
-	}
-	if (!ok_to_mark)
-		return false;
-
-	/* Re-entering soon after leaving: resume near the old rate. */
-	flow->marking = true;
-	delta = flow->count - flow->last_count;
-	if (delta > 1 && now - flow->mark_next < 16 * p->interval)
-		flow->count = delta;
-	else
-		flow->count = 1;
-	flow->last_count = flow->count;
-	flow->mark_next = pacer_codel_control_law(now, p->interval,
-						  flow->count);
-	return true;
+	/* Saturates: a wrapped time would let the next signal out early. */
+	flow->quiet_until = now + min(p->rtt + sojourn, U64_MAX - now);
 }
-EXPORT_SYMBOL_IF_KUNIT(pacer_codel_should_mark);
+EXPORT_SYMBOL_IF_KUNIT(pacer_flow_signalled);

@@ -11,8 +11,11 @@
  *   up to U32_MAX bytes; a bucket's tokens, what they pay for, its debt
  *   after a packet larger than the bucket, and idle times that would
  *   overflow a naive sum.
- * - pacer_codel: the control law at count 0 and at 2^32 - 1, and a flow
- *   that marks past 2^32 times (the count saturates: no division by 0).
+ * - pacer_signal: one signal per congestion episode: a standing queue is
+ *   signalled once, then not again until the RTT and the sojourn have
+ *   passed; bursts that drain, sparse flows and a queue below the
+ *   threshold are left alone; class pressure signals at once; times near
+ *   U64_MAX do not wrap into an early signal.
  * - pacer_hist: the sojourn histogram's bucket boundaries, 0 to U64_MAX.
  * - pacer_charge: what a GSO packet is charged: its segments' headers,
  *   overhead and mpu per segment, bounded by what it is on the wire when
@@ -142,57 +145,95 @@ static void pacer_bucket_tokens(struct kunit *test)
 	KUNIT_EXPECT_LE(test, b.tokens, 1LL);
 }
 
-/* ---- CoDel -------------------------------------------------------------- */
+/* ---- one signal per episode ------------------------------------------- */
 
-static void pacer_codel_law(struct kunit *test)
+static const struct pacer_signal pacer_test_signal = {
+	.threshold = 25 * NSEC_PER_MSEC,	/* 5 ms target + 40 ms / 2 */
+	.persist = 5 * NSEC_PER_MSEC,
+	.pressure = 1 << 20,
+	.rtt = 40 * NSEC_PER_MSEC,
+	.mtu = 1514,
+};
+
+/* What the dequeue does: signal when due, and remember it was sent. */
+static bool pacer_test_signal_at(struct pacer_flow *flow, u64 sojourn,
+				 u64 class_backlog, u64 now)
 {
-	const u64 interval = 100 * NSEC_PER_MSEC;
+	const struct pacer_signal *p = &pacer_test_signal;
 
-	/* count 0 would divide by int_sqrt(0): it counts as 1. */
-	KUNIT_EXPECT_EQ(test, pacer_codel_control_law(0, interval, 0), interval);
-	KUNIT_EXPECT_EQ(test, pacer_codel_control_law(0, interval, 1), interval);
-	KUNIT_EXPECT_EQ(test, pacer_codel_control_law(0, interval, 4),
-			interval / 2);
-	KUNIT_EXPECT_EQ(test, pacer_codel_control_law(0, interval, U32_MAX),
-			div_u64(interval, 65535));
+	if (!pacer_flow_should_signal(flow, p, sojourn, class_backlog, now))
+		return false;
+	pacer_flow_signalled(flow, p, sojourn, now);
+	return true;
 }
 
-static void pacer_codel_saturates(struct kunit *test)
+static void pacer_signal_episode(struct kunit *test)
 {
-	const struct pacer_codel p = {
-		.target = 5 * NSEC_PER_MSEC,
-		.interval = 100 * NSEC_PER_MSEC,
-		.mtu = 1514,
-	};
-	struct pacer_flow flow = {
-		.backlog = 1 << 20,
-		.first_above = 1,
-		.marking = true,
-		.count = U32_MAX - 2,
-	};
+	const u64 ms = NSEC_PER_MSEC, sojourn = 30 * ms;
+	struct pacer_flow flow = { .backlog = 64 << 10 };
+	u64 now = NSEC_PER_SEC, t;
+	int signals = 0;
+
+	/* Above the threshold, but not for the persist time yet. */
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, sojourn, 0, now));
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, sojourn, 0,
+						      now + 4 * ms));
+	/* Standing: one signal, then none for RTT + sojourn (70 ms). */
+	for (t = now + 5 * ms; t < now + 75 * ms; t += ms)
+		signals += pacer_test_signal_at(&flow, sojourn, 0, t);
+	KUNIT_EXPECT_EQ(test, signals, 1);
+	/* Still standing after that: the sender did not cut enough. */
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, sojourn, 0,
+						     now + 75 * ms));
+
+	/* A burst that drains before the persist time is no episode. */
+	flow = (struct pacer_flow){ .backlog = 64 << 10 };
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, sojourn, 0, now));
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 2 * ms, 0,
+						      now + 3 * ms));
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, sojourn, 0,
+						      now + 6 * ms));
+	KUNIT_EXPECT_EQ(test, flow.above_since, now + 6 * ms);
+
+	/* A due signal no packet carried (not ECN-capable) is still due. */
+	flow = (struct pacer_flow){ .backlog = 64 << 10 };
+	KUNIT_EXPECT_TRUE(test, pacer_flow_should_signal(&flow,
+							 &pacer_test_signal,
+							 ms, 1 << 20, now));
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, ms, 1 << 20,
+						     now + ms));
+}
+
+static void pacer_signal_edges(struct kunit *test)
+{
+	const u64 ms = NSEC_PER_MSEC;
+	struct pacer_flow flow = { .backlog = 1514 };
 	u64 now = NSEC_PER_SEC;
-	int i, marks = 0;
 
-	flow.mark_next = now;
-	/* A flow that has marked for hours, past 2^32 marks. */
-	for (i = 0; i < 8; i++) {
-		if (pacer_codel_should_mark(&flow, &p, 10 * NSEC_PER_MSEC, now))
-			marks++;
-		now = flow.mark_next;
-	}
-	KUNIT_EXPECT_EQ(test, marks, 8);
-	KUNIT_EXPECT_EQ(test, flow.count, U32_MAX);
-	KUNIT_EXPECT_TRUE(test, flow.marking);
-
-	/* Leaving and re-entering soon resumes near the old rate. */
-	KUNIT_EXPECT_FALSE(test, pacer_codel_should_mark(&flow, &p, 0, now));
-	KUNIT_EXPECT_FALSE(test, flow.marking);
-	flow.first_above = 1;
-	KUNIT_EXPECT_TRUE(test, pacer_codel_should_mark(&flow, &p,
-							10 * NSEC_PER_MSEC,
-							now + 1));
-	KUNIT_EXPECT_GE(test, flow.count, 1U);
-	KUNIT_EXPECT_GT(test, flow.mark_next, now);
+	/* A sparse flow, even under pressure and a long sojourn. */
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 500 * ms, 2 << 20,
+						      now));
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 500 * ms, 2 << 20,
+						      now + 100 * ms));
+	/* Pressure on the class: a flow with a queue is told at once. */
+	flow.backlog = 3000;
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, ms, 1 << 20, now));
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, ms, 1 << 20,
+						      now + ms));
+	/* Below the threshold and the pressure: nothing. */
+	flow = (struct pacer_flow){ .backlog = 64 << 10 };
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 24 * ms,
+						      (1 << 20) - 1,
+						      now + 10 * ms));
+	/* Times at the end of the clock's range do not wrap. */
+	flow = (struct pacer_flow){ .backlog = 64 << 10 };
+	now = U64_MAX - 10 * ms;
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 30 * ms, 0, now));
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, 30 * ms, 0,
+						     now + 5 * ms));
+	KUNIT_EXPECT_EQ(test, flow.quiet_until, U64_MAX);
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 30 * ms, 0,
+						      now + 9 * ms));
 }
 
 /* ---- sojourn histogram -------------------------------------------------- */
@@ -559,9 +600,9 @@ static struct kunit_case pacer_bucket_cases[] = {
 	{}
 };
 
-static struct kunit_case pacer_codel_cases[] = {
-	KUNIT_CASE(pacer_codel_law),
-	KUNIT_CASE(pacer_codel_saturates),
+static struct kunit_case pacer_signal_cases[] = {
+	KUNIT_CASE(pacer_signal_episode),
+	KUNIT_CASE(pacer_signal_edges),
 	{}
 };
 
@@ -589,9 +630,9 @@ static struct kunit_suite pacer_bucket_suite = {
 	.test_cases = pacer_bucket_cases,
 };
 
-static struct kunit_suite pacer_codel_suite = {
-	.name = "pacer_codel",
-	.test_cases = pacer_codel_cases,
+static struct kunit_suite pacer_signal_suite = {
+	.name = "pacer_signal",
+	.test_cases = pacer_signal_cases,
 };
 
 static struct kunit_suite pacer_hist_suite = {
@@ -611,7 +652,7 @@ static struct kunit_suite pacer_ecn_suite = {
 	.test_cases = pacer_ecn_cases,
 };
 
-kunit_test_suites(&pacer_bucket_suite, &pacer_codel_suite, &pacer_hist_suite,
+kunit_test_suites(&pacer_bucket_suite, &pacer_signal_suite, &pacer_hist_suite,
 		  &pacer_charge_suite, &pacer_ecn_suite);
 
 MODULE_LICENSE("GPL");

@@ -231,8 +231,8 @@ enum pacer_gso {
  * @PACER_CLASS_A_LIMIT_US: u32, queue limit as sojourn at rate (default
  *	100 ms); exclusive with @PACER_CLASS_A_LIMIT_BYTES
  * @PACER_CLASS_A_LIMIT_BYTES: u32, queue limit in bytes
- * @PACER_CLASS_A_TARGET_US: u32, sojourn above which ECN-capable packets
- *	are marked CE (CoDel control law); default 5000
+ * @PACER_CLASS_A_TARGET_US: u32, standing delay a flow may keep beyond
+ *	half its round trip before its sender is signalled (CE); default 5000
  * @PACER_CLASS_A_OVERHEAD: s32, bytes added to each packet's length (per
  *	segment of a GSO packet) when charging the bucket
  * @PACER_CLASS_A_MPU: u32, minimum charged length of a packet
@@ -241,6 +241,8 @@ enum pacer_gso {
  * @PACER_CLASS_A_GSO: u8, &enum pacer_gso (default %PACER_GSO_AUTO)
  * @PACER_CLASS_A_QUEUE_LIMIT: u32, bytes the class may queue in all, from
  *	its limit at its rate (replies only)
+ * @PACER_CLASS_A_RTT_US: u32, round-trip time the class's flows are
+ *	expected to have (as cake's rtt); default 100000
  * @__PACER_CLASS_A_MAX: internal
  * @PACER_CLASS_A_MAX: highest attribute number
  */
@@ -260,6 +262,7 @@ enum pacer_class_attr {
 	PACER_CLASS_A_PAD,
 	PACER_CLASS_A_GSO,
 	PACER_CLASS_A_QUEUE_LIMIT,
+	PACER_CLASS_A_RTT_US,
 
 	__PACER_CLASS_A_MAX,
 	PACER_CLASS_A_MAX = __PACER_CLASS_A_MAX - 1
