@@ -109,8 +109,11 @@ static void dump_class_attrs(const struct pacer_class_info *c, bool rate)
 		printf(" limit %u", c->limit_bytes);
 	else
 		printf(" limit %uus", c->limit_us);
-	printf(" target %uus overhead %d mpu %u", c->target_us, c->overhead,
-	       c->mpu);
+	printf(" target %uus", c->target_us);
+	/* A kernel that predates rtt leaves it out: so does the dump. */
+	if (c->has & PACER_BIT(PACER_CLASS_A_RTT_US))
+		printf(" rtt %uus", c->rtt_us);
+	printf(" overhead %d mpu %u", c->overhead, c->mpu);
 	if (c->has & PACER_BIT(PACER_CLASS_A_GSO) &&
 	    c->gso < ARRAY_SIZE(dump_gso))
 		printf(" gso %s", dump_gso[c->gso]);
