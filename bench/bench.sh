@@ -199,12 +199,6 @@ retrans() {
 	snmp_counter "$NS_S" TcpRetransSegs
 }
 
-# delivered_ce: segments the sender had acked with ECE (CE marks that
-# reached it), whoever marked them.
-delivered_ce() {
-	snmp_counter "$NS_S" TcpExtTCPDeliveredCE
-}
-
 # ping_start COUNT FILE: COUNT pings, 10 a second, S to R, in the
 # background; ping_wait collects them.
 ping_start() {
@@ -334,7 +328,7 @@ run_load() {
 	fi
 	json=$TMPD/iperf-$m-$w-$rate-$rtt-$flows.json
 	re0=$(retrans)
-	ce0=$(delivered_ce)
+	ce0=$(delivered_ce "$NS_S")
 	n=$(((secs - WARMUP_SECS) * 10 - 5))
 	bg iperf_client "$NS_S" "$R_ADDR" "$secs" "$json" --get-server-output $args
 	local client=$BGPID
@@ -343,7 +337,7 @@ run_load() {
 	wait_exit "$client" $((secs + 40)) || die "iperf3 ($m $w $rate) did not end"
 	ping_wait
 	re1=$(retrans)
-	ce1=$(delivered_ce)
+	ce1=$(delivered_ce "$NS_S")
 	method_counters "$m"
 	method_off
 

@@ -58,10 +58,7 @@ pc "$NS_B" rule add dev pacer0 src 10.0.41.1/32 class 1
 class_snap "$NS_B" pacer0 1 C0
 check_eq "rtt_us" "$C0_rtt_us" $((RTT_MS * 1000))
 
-delivered_ce() {
-	snmp_counter "$NS_A" TcpExtTCPDeliveredCE
-}
-ce0=$(delivered_ce)
+ce0=$(delivered_ce "$NS_A")
 
 step "${SECS}s of one ECN-capable CUBIC flow, pinged from second $FROM"
 t0=$(now_ms)
@@ -77,7 +74,7 @@ t1=$(now_ms)
 class_snap "$NS_B" pacer0 1 C2
 wait_exit "$pinger" 20 || true
 got=$(iperf_rx_bps "$TMPD/rtt.json" "$FROM" "$SECS")
-ce=$(($(delivered_ce) - ce0))
+ce=$(($(delivered_ce "$NS_A") - ce0))
 wait_class_idle "$NS_B" pacer0 1
 class_snap "$NS_B" pacer0 1 C
 show_class "class 1 after the run" C
