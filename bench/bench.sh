@@ -28,6 +28,7 @@ BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 SELFTESTS=${PACER_SELFTESTS:-$BENCH_DIR/../selftests}
 . "$SELFTESTS/lib.sh"
 . "$SELFTESTS/classlib.inc"
+. "$BENCH_DIR/methods.inc"
 
 ALL_METHODS="none police htb htb+fq_codel tbf cake pacer"
 METHODS=$ALL_METHODS
@@ -111,14 +112,6 @@ bytes_at() {
 	echo $(($1 * 125 * $2))
 }
 
-# ifb_with QDISC...: R's ingress redirected to ifb0 (txqueuelen 1000, as
-# VM-NOTES advises), whose root qdisc is QDISC.
-ifb_with() {
-	ifb_add "$NS_R" ifb0
-	tc -n "$NS_R" qdisc add dev ifb0 root "$@"
-	redirect_ingress "$NS_R" vethR ifb0
-}
-
 # method_on METHOD RATE_MBIT [RTT_MS]: install METHOD on R's ingress,
 # shaping to RATE (0: no effective limit, 10 Gbit/s, for the packet-rate
 # runs).  Bursts are 10 ms at the rate wherever the method takes one;
@@ -157,12 +150,6 @@ method_on() {
 		redirect_ingress "$NS_R" vethR pacer0
 		;;
 	esac
-}
-
-method_off() {
-	tc -n "$NS_R" qdisc del dev vethR handle ffff: ingress 2>/dev/null || true
-	ip -n "$NS_R" link del ifb0 2>/dev/null || true
-	ip -n "$NS_R" link del pacer0 2>/dev/null || true
 }
 
 # method_counters METHOD: DROPS, the packets the method itself dropped
