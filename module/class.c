@@ -115,14 +115,13 @@ static bool pacer_cfg_split_gso(const struct pacer_class_cfg *cfg)
 /*
  * A CUBIC sender cuts its window by 30 % on a signal; to keep the rate
  * busy afterwards it must have had 0.43 of a round trip's worth queued
- * (1 / 0.7 - 1), Reno (a halving) a whole one.  A flow may therefore keep
- * half its RTT, plus the class's target, as standing queue before it is
- * told: then one signal costs no rate, and the queue it keeps is bounded
- * by target + RTT / 2 and what the sender adds in the round trip the
- * signal takes.  A quarter of the limit stays the level at which every
- * flow with a queue of its own is told at once: a sender in slow start
- * doubles its queue every round trip and would reach the limit before
- * its sojourn had stood above the threshold for long.
+ * (1 / 0.7 - 1), Reno (a halving) a whole one.  So a flow may keep half
+ * its RTT, plus the class's target, as standing queue before it is told,
+ * and one signal costs it no rate.  At most a quarter of the limit,
+ * though, which is also the pressure at which a sender in slow start is
+ * told without waiting: it doubles its queue every round trip, and the
+ * three quarters above absorb what it sends until the signal comes back
+ * as a slower flow.
  */
 static void pacer_signal_config(struct pacer_signal *s,
 				const struct pacer_class_cfg *cfg, u32 limit,
@@ -130,8 +129,13 @@ static void pacer_signal_config(struct pacer_signal *s,
 {
 	s->rtt = (u64)cfg->rtt_us * NSEC_PER_USEC;
 	s->persist = (u64)cfg->target_us * NSEC_PER_USEC;
-	s->threshold = s->persist + s->rtt / 2;
+	s->level = s->persist + s->rtt / 2;
+	s->level_bytes = 0;
 	s->pressure = limit / 4;
+	if (cfg->rate) {
+		s->level = min(s->level, pacer_len_to_ns(cfg->rate, limit) / 4);
+		s->level_bytes = pacer_ns_to_len(cfg->rate, s->level);
+	}
 	s->mtu = mtu;
 }
 

@@ -301,23 +301,22 @@ bool pacer_flow_should_signal(struct pacer_flow *flow,
 			      const struct pacer_signal *p, u64 sojourn,
 			      u64 class_backlog, u64 now)
 {
-	bool standing = false;
+	bool due;
 
 	/* A sparse flow (an MTU or less queued) builds no queue. */
-	if (flow->backlog <= p->mtu) {
+	if (flow->backlog <= p->mtu || sojourn < p->level ||
+	    class_backlog < p->level_bytes) {
 		flow->above_since = 0;
-		return false;
-	}
-	if (sojourn < p->threshold) {
-		flow->above_since = 0;
+		due = false;
 	} else {
 		if (!flow->above_since)
 			flow->above_since = now;
-		standing = now - flow->above_since >= p->persist;
+		due = now - flow->above_since >= p->persist;
 	}
-	if (!standing && class_backlog < p->pressure)
-		return false;
-	return now >= flow->quiet_until;
+	if (!due)
+		due = flow->backlog > p->mtu && class_backlog >= p->pressure &&
+		      sojourn >= p->level / 2;
+	return due && now >= flow->quiet_until;
 }
 EXPORT_SYMBOL_IF_KUNIT(pacer_flow_should_signal);
 

@@ -93,18 +93,26 @@ struct pacer_queue {
 
 /**
  * struct pacer_signal - when a class tells a flow's sender to slow down
- * @threshold: sojourn a flow may keep: its round trip's need plus the
- *	class's target, ns
- * @persist: how long sojourn must stay above @threshold, ns: a burst
- *	that drains is not a standing queue
- * @pressure: class backlog, bytes, from which every flow with a queue of
- *	its own is due a signal at once (a sender in slow start)
+ * @level: sojourn a flow may keep, ns: half its expected round trip plus
+ *	the class's target, at most a quarter of the class limit
+ * @level_bytes: what the class queues in @level at its rate (0 for an
+ *	unlimited class): a packet that waited @level is due a signal only
+ *	if that much still stands behind it, so that a burst which arrived
+ *	at once and drains (the sender's, or the bucket's) is not taken for
+ *	a standing queue
+ * @persist: how long a flow's sojourn must stay at @level, ns
+ * @pressure: class backlog, bytes, from which a flow whose packet waited
+ *	half of @level is signalled at once: a sender in slow start doubles
+ *	its queue every round trip and cannot wait for @persist.  A burst
+ *	that arrived at once into an empty queue has drained by that much
+ *	when its packets have waited that long
  * @rtt: expected round-trip time, ns: a signal takes this long, plus the
  *	queue's delay, to come back as a slower flow
  * @mtu: a flow with at most this many bytes queued is never signalled
  */
 struct pacer_signal {
-	u64 threshold;
+	u64 level;
+	u64 level_bytes;
 	u64 persist;
 	u64 pressure;
 	u64 rtt;

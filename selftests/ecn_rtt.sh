@@ -59,6 +59,8 @@ class_snap "$NS_B" pacer0 1 C0
 check_eq "rtt_us" "$C0_rtt_us" $((RTT_MS * 1000))
 
 ce0=$(delivered_ce "$NS_A")
+rto0=$(snmp_counter "$NS_A" TcpExtTCPTimeouts)
+tlp0=$(snmp_counter "$NS_A" TcpExtTCPLossProbes)
 
 step "${SECS}s of one ECN-capable CUBIC flow, pinged from second $FROM"
 t0=$(now_ms)
@@ -75,6 +77,8 @@ class_snap "$NS_B" pacer0 1 C2
 wait_exit "$pinger" 20 || true
 got=$(iperf_rx_bps "$TMPD/rtt.json" "$FROM" "$SECS")
 ce=$(($(delivered_ce "$NS_A") - ce0))
+rto=$(($(snmp_counter "$NS_A" TcpExtTCPTimeouts) - rto0))
+tlp=$(($(snmp_counter "$NS_A" TcpExtTCPLossProbes) - tlp0))
 wait_class_idle "$NS_B" pacer0 1
 class_snap "$NS_B" pacer0 1 C
 show_class "class 1 after the run" C
@@ -83,8 +87,11 @@ ping_p50_p99=$(sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p' "$TMPD/ping" | sort -n |
 	{ v[NR] = $1 }
 	END { if (NR) print v[int(NR * 0.5 + 0.999)] "/" v[int(NR * 0.99 + 0.999)]; else print "-/-" }')
 log "ping through the class (a sparse flow): p50/p99 $ping_p50_p99 ms"
+log "receiver, Mbit/s per interval: $(iperf_rx_intervals "$TMPD/rtt.json" |
+	awk '{ printf "%s%.1f", NR > 1 ? " " : "", $3 / 1e6 }')"
 log "iperf3: receiver $got bit/s over s$FROM-$SECS, $IPERF_RETRANS retransmits;" \
-	"sender TcpExtTCPDeliveredCE +$ce; marks after s$FROM: $marks;" \
+	"sender TcpExtTCPDeliveredCE +$ce, timeouts +$rto, loss probes +$tlp;" \
+	"marks after s$FROM: $marks;" \
 	"class sojourn p99 <= $C_delay_p99_us us"
 
 check_ge "premise: ecn_marked over the run (the flow kept a standing queue)" \

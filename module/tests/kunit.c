@@ -13,9 +13,9 @@
  *   overflow a naive sum.
  * - pacer_signal: one signal per congestion episode: a standing queue is
  *   signalled once, then not again until the RTT and the sojourn have
- *   passed; bursts that drain, sparse flows and a queue below the
- *   threshold are left alone; class pressure signals at once; times near
- *   U64_MAX do not wrap into an early signal.
+ *   passed; a burst that arrived at once, sparse flows and sojourns below
+ *   the level are left alone; times near U64_MAX do not wrap into an
+ *   early signal.
  * - pacer_hist: the sojourn histogram's bucket boundaries, 0 to U64_MAX.
  * - pacer_charge: what a GSO packet is charged: its segments' headers,
  *   overhead and mpu per segment, bounded by what it is on the wire when
@@ -147,10 +147,15 @@ static void pacer_bucket_tokens(struct kunit *test)
 
 /* ---- one signal per episode ------------------------------------------- */
 
+/*
+ * 20 Mbit/s, 5 ms target, 40 ms RTT, a 200 ms limit: a level of 25 ms,
+ * 62,500 bytes; pressure at a quarter of the limit, 125,000 bytes.
+ */
 static const struct pacer_signal pacer_test_signal = {
-	.threshold = 25 * NSEC_PER_MSEC,	/* 5 ms target + 40 ms / 2 */
+	.level = 25 * NSEC_PER_MSEC,
+	.level_bytes = 62500,
 	.persist = 5 * NSEC_PER_MSEC,
-	.pressure = 1 << 20,
+	.pressure = 125000,
 	.rtt = 40 * NSEC_PER_MSEC,
 	.mtu = 1514,
 };
@@ -169,70 +174,81 @@ static bool pacer_test_signal_at(struct pacer_flow *flow, u64 sojourn,
 
 static void pacer_signal_episode(struct kunit *test)
 {
-	const u64 ms = NSEC_PER_MSEC, sojourn = 30 * ms;
+	const u64 ms = NSEC_PER_MSEC, sojourn = 30 * ms, backlog = 80000;
 	struct pacer_flow flow = { .backlog = 64 << 10 };
 	u64 now = NSEC_PER_SEC, t;
 	int signals = 0;
 
-	/* Above the threshold, but not for the persist time yet. */
-	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, sojourn, 0, now));
-	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, sojourn, 0,
+	/* At the level, but not for the persist time yet. */
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, sojourn, backlog,
+						      now));
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, sojourn, backlog,
 						      now + 4 * ms));
 	/* Standing: one signal, then none for RTT + sojourn (70 ms). */
 	for (t = now + 5 * ms; t < now + 75 * ms; t += ms)
-		signals += pacer_test_signal_at(&flow, sojourn, 0, t);
+		signals += pacer_test_signal_at(&flow, sojourn, backlog, t);
 	KUNIT_EXPECT_EQ(test, signals, 1);
 	/* Still standing after that: the sender did not cut enough. */
-	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, sojourn, 0,
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, sojourn, backlog,
 						     now + 75 * ms));
 
-	/* A burst that drains before the persist time is no episode. */
+	/* A packet below the level ends the episode's persist time. */
 	flow = (struct pacer_flow){ .backlog = 64 << 10 };
-	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, sojourn, 0, now));
-	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 2 * ms, 0,
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, sojourn, backlog,
+						      now));
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 2 * ms, backlog,
 						      now + 3 * ms));
-	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, sojourn, 0,
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, sojourn, backlog,
 						      now + 6 * ms));
 	KUNIT_EXPECT_EQ(test, flow.above_since, now + 6 * ms);
 
 	/* A due signal no packet carried (not ECN-capable) is still due. */
-	flow = (struct pacer_flow){ .backlog = 64 << 10 };
+	flow = (struct pacer_flow){ .backlog = 64 << 10, .above_since = now };
 	KUNIT_EXPECT_TRUE(test, pacer_flow_should_signal(&flow,
 							 &pacer_test_signal,
-							 ms, 1 << 20, now));
-	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, ms, 1 << 20,
-						     now + ms));
+							 sojourn, backlog,
+							 now + 5 * ms));
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, sojourn, backlog,
+						     now + 6 * ms));
 }
 
 static void pacer_signal_edges(struct kunit *test)
 {
 	const u64 ms = NSEC_PER_MSEC;
 	struct pacer_flow flow = { .backlog = 1514 };
-	u64 now = NSEC_PER_SEC;
+	u64 now = NSEC_PER_SEC, t;
+	int signals = 0;
 
-	/* A sparse flow, even under pressure and a long sojourn. */
-	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 500 * ms, 2 << 20,
-						      now));
-	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 500 * ms, 2 << 20,
-						      now + 100 * ms));
-	/* Pressure on the class: a flow with a queue is told at once. */
-	flow.backlog = 3000;
-	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, ms, 1 << 20, now));
-	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, ms, 1 << 20,
-						      now + ms));
-	/* Below the threshold and the pressure: nothing. */
+	/* A sparse flow, even with a long sojourn behind a full class. */
+	for (t = now; t < now + 100 * ms; t += ms)
+		signals += pacer_test_signal_at(&flow, 500 * ms, 1 << 20, t);
+	KUNIT_EXPECT_EQ(test, signals, 0);
+	/*
+	 * A burst that arrived at once: its last packets waited past the
+	 * level, but what stands behind them is less than the level's bytes.
+	 */
 	flow = (struct pacer_flow){ .backlog = 64 << 10 };
-	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 24 * ms,
-						      (1 << 20) - 1,
-						      now + 10 * ms));
+	for (t = now; t < now + 30 * ms; t += ms)
+		signals += pacer_test_signal_at(&flow, 30 * ms, 62499, t);
+	KUNIT_EXPECT_EQ(test, signals, 0);
+	/* Below half the level: nothing, however full the class. */
+	for (t = now; t < now + 30 * ms; t += ms)
+		signals += pacer_test_signal_at(&flow, 12 * ms, 1 << 20, t);
+	KUNIT_EXPECT_EQ(test, signals, 0);
+	/* Pressure (slow start): half the level waited, told at once. */
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, 13 * ms, 125000,
+						     now + 40 * ms));
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 13 * ms, 125000,
+						      now + 41 * ms));
 	/* Times at the end of the clock's range do not wrap. */
 	flow = (struct pacer_flow){ .backlog = 64 << 10 };
 	now = U64_MAX - 10 * ms;
-	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 30 * ms, 0, now));
-	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, 30 * ms, 0,
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 30 * ms, 62500,
+						      now));
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, 30 * ms, 62500,
 						     now + 5 * ms));
 	KUNIT_EXPECT_EQ(test, flow.quiet_until, U64_MAX);
-	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 30 * ms, 0,
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 30 * ms, 62500,
 						      now + 9 * ms));
 }
 
