@@ -39,7 +39,14 @@
 #define PACER_DEFAULT_RTT_US	100000
 #define PACER_BURST_TIME_NS	(10 * NSEC_PER_MSEC)
 /* Two 64 KiB GSO packets, so a default bucket never splits one in two. */
-#define PACER_BURST_MIN		(2 * 65536)
+#define PACER_BURST_MIN_GSO	(2 * 65536)
+/*
+ * A class that splits GSO sends segments, and a larger idle bucket only
+ * lets a window-limited or slow-starting flow's windows through at once:
+ * they come back as bursts that overshoot the queue.  A few frames, so a
+ * poll late by a TCG or softirq stall still finds its tokens.
+ */
+#define PACER_BURST_MIN_SPLIT	(16 << 10)
 /* An unlimited class queues only while the CPU falls behind. */
 #define PACER_UNLIMITED_LIMIT	(4 << 20)
 /*
@@ -75,6 +82,18 @@ void pacer_class_cfg_defaults(struct pacer_class_cfg *cfg)
 	cfg->gso = PACER_GSO_AUTO;
 }
 
+static bool pacer_cfg_split_gso(const struct pacer_class_cfg *cfg)
+{
+	switch (cfg->gso) {
+	case PACER_GSO_SPLIT:
+		return cfg->rate;
+	case PACER_GSO_KEEP:
+		return false;
+	default:
+		return cfg->rate && cfg->rate < PACER_GSO_SPLIT_BELOW;
+	}
+}
+
 static u32 pacer_cfg_burst(const struct pacer_class_cfg *cfg)
 {
 	u64 burst;
@@ -82,7 +101,8 @@ static u32 pacer_cfg_burst(const struct pacer_class_cfg *cfg)
 	if (cfg->burst || !cfg->rate)
 		return cfg->burst;
 	burst = max_t(u64, pacer_ns_to_len(cfg->rate, PACER_BURST_TIME_NS),
-		      PACER_BURST_MIN);
+		      pacer_cfg_split_gso(cfg) ? PACER_BURST_MIN_SPLIT :
+						 PACER_BURST_MIN_GSO);
 	/* At very low rates, no more than a user could have asked for. */
 	return min_t(u64, burst,
 		     pacer_ns_to_len(cfg->rate, PACER_BURST_TIME_MAX_NS));
@@ -98,18 +118,6 @@ static u32 pacer_cfg_limit(const struct pacer_class_cfg *cfg, u32 burst)
 	return max_t(u64, pacer_ns_to_len(cfg->rate,
 					  (u64)cfg->limit_us * NSEC_PER_USEC),
 		     burst);
-}
-
-static bool pacer_cfg_split_gso(const struct pacer_class_cfg *cfg)
-{
-	switch (cfg->gso) {
-	case PACER_GSO_SPLIT:
-		return cfg->rate;
-	case PACER_GSO_KEEP:
-		return false;
-	default:
-		return cfg->rate && cfg->rate < PACER_GSO_SPLIT_BELOW;
-	}
 }
 
 /*

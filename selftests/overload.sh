@@ -11,9 +11,10 @@
 # - every sample taken during the run already satisfies
 #   rx = tx + dropped + backlog (a reply is read under the class lock);
 # - the receiver gets the class rate (payload share of each frame) within
-#   2 % over seconds 1-5; the bucket is 16 KiB, so that tokens saved up
-#   while a TCG stall holds the poll back (the default 128 KiB is 2.6 %
-#   of 4 s at 10 Mbit/s: one stall failed the check) stay well inside it;
+#   2 % over seconds 1-5; the bucket is 16 KiB (given, as the default
+#   may change), so that tokens saved up while a TCG stall holds the poll
+#   back stay well inside it (128 KiB is 2.6 % of 4 s at 10 Mbit/s: one
+#   stall failed the check);
 # - once the flow stops: rx = tx + dropped + backlog exactly (packets and
 #   bytes), backlog 0, and the sojourn histogram counts tx_packets.
 # Debug kernel: 3 s and a 5 % goodput tolerance.
