@@ -389,6 +389,8 @@ enum skb_drop_reason pacer_skb_drop_reason(enum pacer_drop_reason reason)
 {
 	switch (reason) {
 	case PACER_DROP_QUEUE_LIMIT:
+	case PACER_DROP_CONGESTION:
+		/* What sch_codel's and sch_fq_codel's drops are, too. */
 		return SKB_DROP_REASON_QDISC_DROP;
 	case PACER_DROP_MEMORY:
 		return SKB_DROP_REASON_NOMEM;
@@ -729,19 +731,39 @@ bool pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
 	return kick;
 }
 
-/* Return: true if @skb now carries the signal. */
-static bool pacer_class_mark(struct pacer_class_cpu *cc, struct sk_buff *skb)
+/*
+ * Tell the sender of @skb's flow to slow down, if it is due: a CE mark, or
+ * for a sender that is not ECN-capable the loss of this packet, at the
+ * head of its flow so that the loss shows a round trip sooner than a tail
+ * drop would.  One signal either way, then none for the episode.  A class
+ * without a rate queues only while the CPU falls behind: nobody is told.
+ *
+ * Return: true if @skb is to be dropped.
+ */
+static bool pacer_class_signal(struct pacer_class_cpu *cc,
+			       const struct pacer_class_params *params,
+			       struct pacer_flow *flow, struct sk_buff *skb,
+			       u64 sojourn, u64 now)
 {
+	const struct pacer_signal *p = &params->signal;
+
+	if (!params->cfg.rate ||
+	    !pacer_flow_should_signal(flow, p, sojourn,
+				      atomic64_read(&cc->cl->backlog), now))
+		return false;
 	switch (pacer_ecn_mark(skb)) {
 	case PACER_ECN_MARKED:
 		pacer_skb_cb(skb)->ecn_marked = true;
 		cc->stats.ecn_marked++;
+		pacer_flow_signalled(flow, p, sojourn, now);
+		return false;
+	case PACER_ECN_NOT_ECT:
+		pacer_flow_signalled(flow, p, sojourn, now);
 		return true;
 	case PACER_ECN_UNPARSED:
+		/* Neither marked nor, for what may be ECN-capable, dropped. */
 		cc->stats.ecn_unparsed++;
 		pacer_stats_ecn_unparsed(this_cpu_ptr(cc->cl->pd->stats));
-		break;
-	case PACER_ECN_NOT_ECT:
 		break;
 	}
 	return false;
@@ -776,29 +798,34 @@ int pacer_class_dequeue(struct pacer_class_cpu *cc, u64 now, int budget,
 	write_seqcount_begin(&cc->seq);
 	while (done < budget && (skb = pacer_queue_peek(&cc->queue, &flow))) {
 		struct pacer_skb_cb *cb = pacer_skb_cb(skb);
+		enum pacer_drop_reason drop;
 		u64 due, sojourn;
 
 		if (!pacer_class_cpu_ready(cc, p, cb->charge, horizon, &due)) {
 			*next = min(*next, due);
 			break;
 		}
-		pacer_class_cpu_spend(cc, p, cb->charge);
 		pacer_queue_take(&cc->queue, flow);
 		pacer_class_unqueue(cc, skb);
 		sojourn = now > cb->enqueue_ns ? now - cb->enqueue_ns : 0;
-		/* A drop costs the poll as much as a packet that leaves. */
+		/*
+		 * A drop costs the poll as much as a packet that leaves, and
+		 * no tokens: the next packet may have them.
+		 */
 		done++;
-		if (unlikely(!pacer_reinject_prepare(pd->dev, skb))) {
-			pacer_class_count_drop(cc, skb, PACER_DROP_REINJECT);
+		if (unlikely(!pacer_reinject_prepare(pd->dev, skb)))
+			drop = PACER_DROP_REINJECT;
+		else if (pacer_class_signal(cc, p, flow, skb, sojourn, now))
+			drop = PACER_DROP_CONGESTION;
+		else
+			drop = PACER_DROP_UNSPEC;
+		if (drop) {
+			pacer_class_count_drop(cc, skb, drop);
 			skb->next = gone;
 			gone = skb;
 			continue;
 		}
-		if (pacer_flow_should_signal(flow, &p->signal, sojourn,
-					     atomic64_read(&cc->cl->backlog),
-					     now) &&
-		    pacer_class_mark(cc, skb))
-			pacer_flow_signalled(flow, &p->signal, sojourn, now);
+		pacer_class_cpu_spend(cc, p, cb->charge);
 		pacer_class_stats_tx(&cc->stats, skb->len, cb->delayed, sojourn);
 		__skb_queue_tail(batch, skb);
 		pacer_flow_sending(flow, &cc->sh->sending);

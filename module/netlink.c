@@ -205,6 +205,7 @@ static int pacer_nl_put_dev_stats(struct sk_buff *msg, struct pacer_dev *pd)
 	    PUT(DROPPED_MEMORY, st.drops[PACER_DROP_MEMORY]) ||
 	    PUT(DROPPED_REINJECT, st.drops[PACER_DROP_REINJECT]) ||
 	    PUT(DROPPED_FLUSH, st.drops[PACER_DROP_FLUSH]) ||
+	    PUT(DROPPED_CONGESTION, st.drops[PACER_DROP_CONGESTION]) ||
 	    PUT(BACKLOG_PACKETS, st.backlog_packets) ||
 	    PUT(BACKLOG_BYTES, st.backlog_bytes)) {
 		nla_nest_cancel(msg, nest);

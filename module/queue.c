@@ -278,7 +278,7 @@ void pacer_queue_release(struct pacer_queue *q)
 
 /**
  * pacer_flow_should_signal() - whether the sender of a dequeued packet's
- *	flow is due a signal to slow down (a CE mark)
+ *	flow is due a signal to slow down (a CE mark, or a drop)
  * @flow: the packet's flow (its signal state advances)
  * @p: the class's signal parameters
  * @sojourn: how long the packet waited, ns
@@ -321,15 +321,16 @@ bool pacer_flow_should_signal(struct pacer_flow *flow,
 EXPORT_SYMBOL_IF_KUNIT(pacer_flow_should_signal);
 
 /**
- * pacer_flow_signalled() - a packet of the flow carries a signal: none
- *	again before it can have come back as a slower flow
+ * pacer_flow_signalled() - a packet of the flow carried a signal (a CE
+ *	mark, or its loss): none again before it can have come back as a
+ *	slower flow
  * @flow: the flow
  * @p: the class's signal parameters
  * @sojourn: how long the packet waited, ns
  * @now: current time, ktime ns
  *
- * A packet that could not carry it (not ECN-capable) spends nothing: the
- * next one that can is marked.
+ * A packet whose header could not be located carries none and spends
+ * nothing: the next one is signalled.
  */
 void pacer_flow_signalled(struct pacer_flow *flow,
 			  const struct pacer_signal *p, u64 sojourn, u64 now)

@@ -146,6 +146,8 @@ enum pacer_attr {
  * @PACER_DEV_STATS_ECN_UNPARSED: packets due a CE mark whose IP header
  *	pacer could not locate (MPLS, PPPoE, other encapsulations): left as
  *	they were
+ * @PACER_DEV_STATS_DROPPED_CONGESTION: packets dropped as a congestion
+ *	signal to a sender that cannot take a CE mark (not ECN-capable)
  * @__PACER_DEV_STATS_MAX: internal
  * @PACER_DEV_STATS_MAX: highest attribute number
  */
@@ -166,6 +168,7 @@ enum pacer_dev_stats_attr {
 	PACER_DEV_STATS_DROPPED_MEMORY,
 	PACER_DEV_STATS_ECN_MARKED,
 	PACER_DEV_STATS_ECN_UNPARSED,
+	PACER_DEV_STATS_DROPPED_CONGESTION,
 
 	__PACER_DEV_STATS_MAX,
 	PACER_DEV_STATS_MAX = __PACER_DEV_STATS_MAX - 1
@@ -338,6 +341,9 @@ enum pacer_stats_attr {
  * @PACER_DROP_MEMORY: the device-wide memory cap was reached
  * @PACER_DROP_REINJECT: the device the packet came from was gone
  * @PACER_DROP_FLUSH: queued when its class or the device went away or down
+ * @PACER_DROP_CONGESTION: the congestion signal (one per episode, from the
+ *	head of a flow whose queue stands) to a sender that is not
+ *	ECN-capable, where an ECN-capable one gets a CE mark
  * @__PACER_DROP_MAX: internal
  * @PACER_DROP_MAX: highest reason
  */
@@ -347,6 +353,7 @@ enum pacer_drop_reason {
 	PACER_DROP_MEMORY,
 	PACER_DROP_REINJECT,
 	PACER_DROP_FLUSH,
+	PACER_DROP_CONGESTION,
 
 	__PACER_DROP_MAX,
 	PACER_DROP_MAX = __PACER_DROP_MAX - 1
