@@ -12,6 +12,7 @@
  * flow.
  */
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 
@@ -30,7 +31,9 @@ void pacer_queue_init(struct pacer_queue *q, u32 quantum)
 	INIT_LIST_HEAD(&q->old_flows);
 	q->backlog_packets = 0;
 	q->backlog_bytes = 0;
+	q->fattest = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_queue_init);
 
 /**
  * pacer_flow_init() - a flow in no queue
@@ -42,6 +45,7 @@ void pacer_flow_init(struct pacer_flow *flow)
 	INIT_LIST_HEAD(&flow->node);
 	INIT_LIST_HEAD(&flow->send_node);
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_flow_init);
 
 /*
  * The flow leaves the queue's lists, and anyone may claim it now - unless
@@ -124,17 +128,21 @@ void pacer_queue_add(struct pacer_queue *q, struct pacer_flow *flow,
 	flow->backlog += skb->len;
 	q->backlog_packets++;
 	q->backlog_bytes += skb->len;
+	if (!q->fattest || flow->backlog >= q->fattest->backlog)
+		q->fattest = flow;
 
 	if (list_empty(&flow->node)) {
 		if (flow->class_id != class_id) {
 			flow->class_id = class_id;
 			flow->above_since = 0;
 			flow->quiet_until = 0;
+			flow->signal_sojourn_us = 0;
 		}
 		flow->deficit = q->quantum;
 		list_add_tail(&flow->node, &q->new_flows);
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_queue_add);
 
 /**
  * pacer_queue_peek() - the packet deficit round robin serves next
@@ -190,8 +198,12 @@ static struct sk_buff *pacer_flow_pop(struct pacer_queue *q,
 	struct sk_buff *skb = flow->head;
 
 	flow->head = skb->next;
-	if (!flow->head)
+	if (!flow->head) {
 		flow->tail = NULL;
+		/* An empty flow may be let go, and claimed elsewhere. */
+		if (q->fattest == flow)
+			q->fattest = NULL;
+	}
 	skb_mark_not_on_list(skb);
 	flow->backlog -= skb->len;
 	q->backlog_packets--;
@@ -217,26 +229,35 @@ struct sk_buff *pacer_queue_take(struct pacer_queue *q,
 
 /**
  * pacer_queue_take_fattest() - dequeue the head of the flow with most bytes
- * @q: the queue, not empty
+ * @q: the queue
  *
  * The flow that built the backlog pays for it, not the sparse flow whose
  * packet just arrived; its oldest packet goes so the sender learns soonest.
- * Only the queue's own flows are looked at, not every hash bucket.
+ * A queue at its limit under a flood drops on every arrival, so the flow
+ * is the one the queue remembers (&pacer_queue.fattest), in O(1); only
+ * when that one emptied are the queue's flows scanned (not every hash
+ * bucket), and the arrival that follows sets it again.
  *
  * Return: the packet, or NULL if the queue is empty.
  */
 struct sk_buff *pacer_queue_take_fattest(struct pacer_queue *q)
 {
-	struct pacer_flow *flow, *fattest = NULL;
+	struct pacer_flow *flow, *fattest = q->fattest;
 
+	if (fattest)
+		return pacer_flow_pop(q, fattest);
 	list_for_each_entry(flow, &q->new_flows, node)
 		if (flow->head && (!fattest || flow->backlog > fattest->backlog))
 			fattest = flow;
 	list_for_each_entry(flow, &q->old_flows, node)
 		if (flow->head && (!fattest || flow->backlog > fattest->backlog))
 			fattest = flow;
-	return fattest ? pacer_flow_pop(q, fattest) : NULL;
+	if (!fattest)
+		return NULL;
+	q->fattest = fattest;
+	return pacer_flow_pop(q, fattest);
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_queue_take_fattest);
 
 /**
  * pacer_queue_take_any() - dequeue some packet, to empty the queue
@@ -292,8 +313,11 @@ void pacer_queue_release(struct pacer_queue *q)
  * queue: at 40 ms that left one flow half the rate.  Once a signal went
  * out (pacer_flow_signalled()) the flow is left alone for the expected
  * RTT plus the packet's sojourn, the time the cut takes to come back
- * through the queue; if the queue still stands then, the sender did not
- * cut enough and is told again.
+ * through the queue; if its packets then still wait as long as the one
+ * that carried the signal, the sender did not cut enough (slow start)
+ * and is told again.  A queue that stands but drains is the cut showing,
+ * this flow's or other flows' of the class: telling each flow again
+ * until the last cut shows would cut them all twice.
  *
  * Return: true if the packet should carry the signal.
  */
@@ -307,6 +331,7 @@ bool pacer_flow_should_signal(struct pacer_flow *flow,
 	if (flow->backlog <= p->mtu || sojourn < p->level ||
 	    class_backlog < p->level_bytes) {
 		flow->above_since = 0;
+		flow->signal_sojourn_us = 0;
 		due = false;
 	} else {
 		if (!flow->above_since)
@@ -316,7 +341,8 @@ bool pacer_flow_should_signal(struct pacer_flow *flow,
 	if (!due)
 		due = flow->backlog > p->mtu && class_backlog >= p->pressure &&
 		      sojourn >= p->level / 2;
-	return due && now >= flow->quiet_until;
+	return due && now >= flow->quiet_until &&
+	       div_u64(sojourn, NSEC_PER_USEC) >= flow->signal_sojourn_us;
 }
 EXPORT_SYMBOL_IF_KUNIT(pacer_flow_should_signal);
 
@@ -337,5 +363,7 @@ void pacer_flow_signalled(struct pacer_flow *flow,
 {
 	/* Saturates: a wrapped time would let the next signal out early. */
 	flow->quiet_until = now + min(p->rtt + sojourn, U64_MAX - now);
+	flow->signal_sojourn_us = clamp_t(u64, div_u64(sojourn, NSEC_PER_USEC),
+					  1, U32_MAX);
 }
 EXPORT_SYMBOL_IF_KUNIT(pacer_flow_signalled);

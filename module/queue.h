@@ -50,6 +50,10 @@ struct pacer_queue;
  * @deficit: bytes it may still send in this round
  * @backlog: bytes queued
  * @class_id: the class whose signal state the flow carries
+ * @signal_sojourn_us: the sojourn of the packet that carried its last
+ *	signal, us, while the queue has stood since (0 after it fell): told
+ *	again only if its packets still wait as long, for a queue that
+ *	drains is the cut showing (its own, or other flows')
  * @above_since: when its sojourn rose above the class's threshold, 0
  *	while it is below
  * @quiet_until: no signal before this time: the previous one has not
@@ -69,6 +73,7 @@ struct pacer_flow {
 	s32 deficit;
 	u32 backlog;
 	u32 class_id;
+	u32 signal_sojourn_us;
 	u64 above_since;
 	u64 quiet_until;
 	u64 hashes;
@@ -82,6 +87,10 @@ struct pacer_flow {
  * @old_flows: the others
  * @backlog_packets: packets queued
  * @backlog_bytes: bytes queued
+ * @fattest: a flow with packets that had the most bytes when it last
+ *	grew (round robin takes from every flow alike, so it stays near the
+ *	top), or NULL once it emptied: the limit's drops find their victim
+ *	without scanning the flows, but after that
  */
 struct pacer_queue {
 	u32 quantum;
@@ -89,6 +98,7 @@ struct pacer_queue {
 	struct list_head old_flows;
 	u32 backlog_packets;
 	u64 backlog_bytes;
+	struct pacer_flow *fattest;
 };
 
 /**

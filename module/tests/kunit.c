@@ -188,9 +188,27 @@ static void pacer_signal_episode(struct kunit *test)
 	for (t = now + 5 * ms; t < now + 75 * ms; t += ms)
 		signals += pacer_test_signal_at(&flow, sojourn, backlog, t);
 	KUNIT_EXPECT_EQ(test, signals, 1);
-	/* Still standing after that: the sender did not cut enough. */
+	/* Still standing as high after that: the sender did not cut enough. */
 	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, sojourn, backlog,
 						     now + 75 * ms));
+	KUNIT_EXPECT_EQ(test, flow.signal_sojourn_us, 30000U);
+
+	/* Standing but draining after the quiet time: the cut is showing. */
+	flow = (struct pacer_flow){ .backlog = 64 << 10, .above_since = now };
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, sojourn, backlog,
+						     now + 5 * ms));
+	for (t = now + 80 * ms; t < now + 300 * ms; t += ms)
+		KUNIT_EXPECT_FALSE(test,
+				   pacer_test_signal_at(&flow, sojourn - 1000,
+							backlog, t));
+	/* Once it fell below the level, a queue that stands is a new episode. */
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 2 * ms, backlog,
+						      now + 300 * ms));
+	KUNIT_EXPECT_EQ(test, flow.signal_sojourn_us, 0U);
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 26 * ms, backlog,
+						      now + 301 * ms));
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, 26 * ms, backlog,
+						     now + 306 * ms));
 
 	/* A packet below the level ends the episode's persist time. */
 	flow = (struct pacer_flow){ .backlog = 64 << 10 };
@@ -202,7 +220,7 @@ static void pacer_signal_episode(struct kunit *test)
 						      now + 6 * ms));
 	KUNIT_EXPECT_EQ(test, flow.above_since, now + 6 * ms);
 
-	/* A due signal no packet carried (not ECN-capable) is still due. */
+	/* A due signal no packet carried (no IP header found) is still due. */
 	flow = (struct pacer_flow){ .backlog = 64 << 10, .above_since = now };
 	KUNIT_EXPECT_TRUE(test, pacer_flow_should_signal(&flow,
 							 &pacer_test_signal,
@@ -250,6 +268,54 @@ static void pacer_signal_edges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, flow.quiet_until, U64_MAX);
 	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 30 * ms, 62500,
 						      now + 9 * ms));
+}
+
+/* ---- queue: the limit's victim -------------------------------------------- */
+
+static struct sk_buff *pacer_test_skb(struct kunit *test, unsigned int len)
+{
+	struct sk_buff *skb = alloc_skb(len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_put(skb, len);
+	return skb;
+}
+
+static void pacer_queue_victim(struct kunit *test)
+{
+	struct pacer_flow flows[3];
+	struct pacer_queue q;
+	struct sk_buff *skb;
+	int i;
+
+	pacer_queue_init(&q, 1514);
+	for (i = 0; i < 3; i++)
+		pacer_flow_init(&flows[i]);
+	/* Flow 1 holds the most bytes: its oldest packet goes first. */
+	pacer_queue_add(&q, &flows[0], pacer_test_skb(test, 1000), 1);
+	pacer_queue_add(&q, &flows[1], pacer_test_skb(test, 900), 1);
+	pacer_queue_add(&q, &flows[1], pacer_test_skb(test, 901), 1);
+	pacer_queue_add(&q, &flows[2], pacer_test_skb(test, 1500), 1);
+	KUNIT_EXPECT_PTR_EQ(test, q.fattest, &flows[1]);
+	skb = pacer_queue_take_fattest(&q);
+	KUNIT_EXPECT_EQ(test, skb->len, 900U);
+	kfree_skb(skb);
+	/* Its second packet too: it is still remembered, no scan needed. */
+	skb = pacer_queue_take_fattest(&q);
+	KUNIT_EXPECT_EQ(test, skb->len, 901U);
+	kfree_skb(skb);
+	/* Emptied, it is forgotten; a scan finds flow 2 and keeps it. */
+	KUNIT_EXPECT_PTR_EQ(test, q.fattest, (struct pacer_flow *)NULL);
+	skb = pacer_queue_take_fattest(&q);
+	KUNIT_EXPECT_EQ(test, skb->len, 1500U);
+	kfree_skb(skb);
+	skb = pacer_queue_take_fattest(&q);
+	KUNIT_EXPECT_EQ(test, skb->len, 1000U);
+	kfree_skb(skb);
+	KUNIT_EXPECT_PTR_EQ(test, pacer_queue_take_fattest(&q),
+			    (struct sk_buff *)NULL);
+	KUNIT_EXPECT_EQ(test, q.backlog_packets, 0U);
+	KUNIT_EXPECT_EQ(test, q.backlog_bytes, 0ULL);
 }
 
 /* ---- sojourn histogram -------------------------------------------------- */
@@ -622,6 +688,11 @@ static struct kunit_case pacer_signal_cases[] = {
 	{}
 };
 
+static struct kunit_case pacer_queue_cases[] = {
+	KUNIT_CASE(pacer_queue_victim),
+	{}
+};
+
 static struct kunit_case pacer_hist_cases[] = {
 	KUNIT_CASE(pacer_hist_buckets),
 	{}
@@ -651,6 +722,11 @@ static struct kunit_suite pacer_signal_suite = {
 	.test_cases = pacer_signal_cases,
 };
 
+static struct kunit_suite pacer_queue_suite = {
+	.name = "pacer_queue",
+	.test_cases = pacer_queue_cases,
+};
+
 static struct kunit_suite pacer_hist_suite = {
 	.name = "pacer_hist",
 	.test_cases = pacer_hist_cases,
@@ -668,8 +744,9 @@ static struct kunit_suite pacer_ecn_suite = {
 	.test_cases = pacer_ecn_cases,
 };
 
-kunit_test_suites(&pacer_bucket_suite, &pacer_signal_suite, &pacer_hist_suite,
-		  &pacer_charge_suite, &pacer_ecn_suite);
+kunit_test_suites(&pacer_bucket_suite, &pacer_signal_suite,
+		  &pacer_queue_suite, &pacer_hist_suite, &pacer_charge_suite,
+		  &pacer_ecn_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests of pacer's arithmetic and header handling");
