@@ -272,7 +272,7 @@ static void pacer_signal_edges(struct kunit *test)
 
 /* ---- queue: the limit's victim -------------------------------------------- */
 
-static struct sk_buff *pacer_test_skb(struct kunit *test, unsigned int len)
+static struct sk_buff *pacer_test_queued(struct kunit *test, unsigned int len)
 {
 	struct sk_buff *skb = alloc_skb(len, GFP_KERNEL);
 
@@ -292,10 +292,10 @@ static void pacer_queue_victim(struct kunit *test)
 	for (i = 0; i < 3; i++)
 		pacer_flow_init(&flows[i]);
 	/* Flow 1 holds the most bytes: its oldest packet goes first. */
-	pacer_queue_add(&q, &flows[0], pacer_test_skb(test, 1000), 1);
-	pacer_queue_add(&q, &flows[1], pacer_test_skb(test, 900), 1);
-	pacer_queue_add(&q, &flows[1], pacer_test_skb(test, 901), 1);
-	pacer_queue_add(&q, &flows[2], pacer_test_skb(test, 1500), 1);
+	pacer_queue_add(&q, &flows[0], pacer_test_queued(test, 1000), 1);
+	pacer_queue_add(&q, &flows[1], pacer_test_queued(test, 900), 1);
+	pacer_queue_add(&q, &flows[1], pacer_test_queued(test, 901), 1);
+	pacer_queue_add(&q, &flows[2], pacer_test_queued(test, 1500), 1);
 	KUNIT_EXPECT_PTR_EQ(test, q.fattest, &flows[1]);
 	skb = pacer_queue_take_fattest(&q);
 	KUNIT_EXPECT_EQ(test, skb->len, 900U);
