@@ -16,6 +16,9 @@
 #   make bench            pacer against police, ifb+htb/tbf/cake, plots in
 #                         bench/results (QUICK=1: one rate, one RTT;
 #                         METHODS="pacer htb": a subset; NAME=: file names)
+#   make bench-rtt        2 vCPUs, 20 Mbit/s at RTT 10/40/80 ms (RTTS="40":
+#                         fewer), 1 and 4 flows, with and without ECN: the
+#                         loss/latency frontier (REPS=N rounds, default 3)
 #   make bench-scale      2 vCPUs, nothing limiting: TCP, pktgen from 1 and 2
 #                         CPUs, 1 to 100,000 rules, memory per class
 #                         (REPS=N rounds, default 3; QUICK=1: fewer rules)
@@ -37,7 +40,7 @@ VM := tools/vm
 KBUILD := $(MAKE) -C $(KDIR) M=$(CURDIR)/module PACER_VERSION=$(VERSION)
 
 .PHONY: all module pacerctl install install-pacerctl deb deb-test clean check \
-	check-6.12 check-debug demo bench bench-scale style sparse
+	check-6.12 check-debug demo bench bench-rtt bench-scale style sparse
 
 all: module pacerctl
 
@@ -124,6 +127,10 @@ bench:
 	bench/run $(if $(QUICK),--quick) $(if $(METHODS),--methods "$(METHODS)") \
 		$(if $(REPS),--reps $(REPS)) $(if $(NAME),--name $(NAME)) \
 		$(if $(OUT),--out $(OUT))
+
+bench-rtt:
+	bench/run --rtt $(if $(RTTS),--rtts "$(RTTS)") $(if $(METHODS),--methods "$(METHODS)") \
+		$(if $(REPS),--reps $(REPS)) $(if $(NAME),--name $(NAME)) $(if $(OUT),--out $(OUT))
 
 bench-scale:
 	bench/run --scale $(if $(QUICK),--quick) $(if $(REPS),--reps $(REPS)) \

@@ -16,25 +16,37 @@
 #                                       +---------------------------------------+
 #
 # Usage: bench.sh [--quick] [--methods "M..."] [--commit ID] [--reps N]
+#        bench.sh --rtt [--rtts "MS..."] [--methods "M..."] [--commit ID] [--reps N]
 # Methods: none police htb htb+fq_codel tbf cake pacer (all by default;
 # the packet-rate run always includes none, its reference).
+# --rtt: the round-trip matrix instead (make bench-rtt): TCP at 20 Mbit/s
+# over RTTS (default 10 40 80 ms), 1 and 4 flows, without and with ECN on
+# both ends, 20 s a run, every method once per round (--reps rounds,
+# interleaved); pacer and cake are told the RTT (their "rtt").  Workload
+# "tcp" or "tcp-ecn"; the sender's TcpExtTCPDeliveredCE is the "ce" column.
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 SELFTESTS=${PACER_SELFTESTS:-$BENCH_DIR/../selftests}
 . "$SELFTESTS/lib.sh"
 . "$SELFTESTS/classlib.inc"
+. "$BENCH_DIR/methods.inc"
 
 ALL_METHODS="none police htb htb+fq_codel tbf cake pacer"
 METHODS=$ALL_METHODS
 QUICK=0
+RTT_MODE=0
+RTT_MATRIX="10 40 80"
 COMMIT=unknown
 REPS=1
+USAGE='usage: bench.sh [--quick | --rtt [--rtts "MS..."]] [--methods "M..."] [--commit ID] [--reps N]'
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--quick) QUICK=1; shift ;;
+	--rtt) RTT_MODE=1; shift ;;
+	--rtts) RTT_MATRIX=$2; shift 2 ;;
 	--methods) METHODS=$2; shift 2 ;;
 	--commit) COMMIT=$2; shift 2 ;;
 	--reps) REPS=$2; shift 2 ;;
-	*) die "usage: bench.sh [--quick] [--methods \"M...\"] [--commit ID] [--reps N]" ;;
+	*) die "$USAGE" ;;
 	esac
 done
 for m in $METHODS; do
@@ -54,7 +66,13 @@ PPS_SECS=3
 PPS_ROUNDS=3
 # Low enough that pktgen sleeps between packets (it spins below 100 us).
 CPU_PPS=5000
-if [ "$QUICK" = 1 ]; then
+if [ "$RTT_MODE" = 1 ]; then
+	for r in $RTT_MATRIX; do
+		is_uint "$r" && [ "$r" -ge 2 ] || die "--rtts wants RTTs in ms >= 2, not \"$r\""
+	done
+	[ "$METHODS" != "$ALL_METHODS" ] || METHODS="pacer tbf cake htb+fq_codel"
+	RATES="20" RTTS=$RTT_MATRIX TCP_SECS=20
+elif [ "$QUICK" = 1 ]; then
 	RATES="20" RATES_8="20" RTTS="0" UDP_RATES="20"
 	PPS_ROUNDS=2
 else
@@ -83,7 +101,7 @@ modprobe ifb numifbs=0
 veth_pair "$NS_S" vethS "$S_ADDR" "$NS_R" vethR "$R_ADDR"
 jserver "$NS_R" "$R_ADDR" -i 0.1
 
-CSV_HEADER="commit,kernel,vcpus,method,workload,rate_mbit,rtt_ms,flows,rep,secs,goodput_bps,theory_bps,share_pct,retrans,drops,cv_pct,ping_idle_p50_ms,ping_p50_ms,ping_p99_ms,rtt_inc_p50_ms,rtt_inc_p99_ms,pps,cpu_ns_per_pkt,delayed_share_pct,sojourn_p99_us"
+CSV_HEADER="commit,kernel,vcpus,method,workload,rate_mbit,rtt_ms,flows,rep,secs,goodput_bps,theory_bps,share_pct,retrans,drops,cv_pct,ping_idle_p50_ms,ping_p50_ms,ping_p99_ms,rtt_inc_p50_ms,rtt_inc_p99_ms,pps,cpu_ns_per_pkt,delayed_share_pct,sojourn_p99_us,ce"
 echo "csv: $CSV_HEADER"
 echo "series: method,rate_mbit,rtt_ms,flows,t_s,bps"
 
@@ -94,19 +112,14 @@ bytes_at() {
 	echo $(($1 * 125 * $2))
 }
 
-# ifb_with QDISC...: R's ingress redirected to ifb0 (txqueuelen 1000, as
-# VM-NOTES advises), whose root qdisc is QDISC.
-ifb_with() {
-	ifb_add "$NS_R" ifb0
-	tc -n "$NS_R" qdisc add dev ifb0 root "$@"
-	redirect_ingress "$NS_R" vethR ifb0
-}
-
-# method_on METHOD RATE_MBIT: install METHOD on R's ingress, shaping to
-# RATE (0: no effective limit, 10 Gbit/s, for the packet-rate runs).
-# Bursts are 10 ms at the rate wherever the method takes one.
+# method_on METHOD RATE_MBIT [RTT_MS]: install METHOD on R's ingress,
+# shaping to RATE (0: no effective limit, 10 Gbit/s, for the packet-rate
+# runs).  Bursts are 10 ms at the rate wherever the method takes one;
+# pacer and cake are told RTT when it is given.
 method_on() {
-	local m=$1 rate burst
+	local m=$1 rate burst rtt_arg=
+
+	[ -z "${3:-}" ] || rtt_arg="rtt ${3}ms"
 
 	if [ "$2" = 0 ]; then
 		rate=10gbit burst=$(bytes_at 10000 10)
@@ -129,20 +142,14 @@ method_on() {
 		fi
 		;;
 	tbf) ifb_with tbf rate "$rate" burst "$burst" latency 100ms ;;
-	cake) ifb_with cake bandwidth "$rate" ingress ;;
+	cake) ifb_with cake bandwidth "$rate" ingress $rtt_arg ;;
 	pacer)
 		pacer_add "$NS_R" pacer0
-		pc "$NS_R" class add dev pacer0 id 1 rate "$rate"
+		pc "$NS_R" class add dev pacer0 id 1 rate "$rate" $rtt_arg
 		pc "$NS_R" rule add dev pacer0 src "$S_ADDR/32" class 1
 		redirect_ingress "$NS_R" vethR pacer0
 		;;
 	esac
-}
-
-method_off() {
-	tc -n "$NS_R" qdisc del dev vethR handle ffff: ingress 2>/dev/null || true
-	ip -n "$NS_R" link del ifb0 2>/dev/null || true
-	ip -n "$NS_R" link del pacer0 2>/dev/null || true
 }
 
 # method_counters METHOD: DROPS, the packets the method itself dropped
@@ -278,14 +285,22 @@ rtt_increase() {
 
 # ----------------------------------------------------------- workloads
 
-# run_load METHOD WORKLOAD RATE RTT FLOWS REP: a TCP (FLOWS streams) or
-# UDP (2x RATE) run with a 10/s ping from the end of the warm-up on.
+# run_load METHOD WORKLOAD RATE RTT FLOWS REP: a TCP (FLOWS streams; tcp-ecn:
+# ECN on both ends, and the method told the RTT) or UDP (2x RATE) run with
+# a 10/s ping from the end of the warm-up on.
 run_load() {
 	local m=$1 w=$2 rate=$3 rtt=$4 flows=$5 rep=$6
-	local secs theory re0 re1 p50 p99 json args n
+	local secs theory re0 re1 ce0 ce1 p50 p99 json args n ecn=0
 
-	method_on "$m" "$rate"
-	if [ "$w" = tcp ]; then
+	if [ "$RTT_MODE" = 1 ]; then
+		[ "$w" = tcp-ecn ] && ecn=1
+		ns_sysctl "$NS_S" net/ipv4/tcp_ecn "$ecn"
+		ns_sysctl "$NS_R" net/ipv4/tcp_ecn "$ecn"
+		method_on "$m" "$rate" "$rtt"
+	else
+		method_on "$m" "$rate"
+	fi
+	if [ "$w" != udp2x ]; then
 		secs=$TCP_SECS
 		theory=$(theory_of "$rate" 1448)
 		args="-P $flows"
@@ -300,6 +315,7 @@ run_load() {
 	fi
 	json=$TMPD/iperf-$m-$w-$rate-$rtt-$flows.json
 	re0=$(retrans)
+	ce0=$(delivered_ce "$NS_S")
 	n=$(((secs - WARMUP_SECS) * 10 - 5))
 	bg iperf_client "$NS_S" "$R_ADDR" "$secs" "$json" --get-server-output $args
 	local client=$BGPID
@@ -308,6 +324,7 @@ run_load() {
 	wait_exit "$client" $((secs + 40)) || die "iperf3 ($m $w $rate) did not end"
 	ping_wait
 	re1=$(retrans)
+	ce1=$(delivered_ce "$NS_S")
 	method_counters "$m"
 	method_off
 
@@ -318,11 +335,11 @@ run_load() {
 	p50=$1 p99=$2
 	[ "$m" = none ] && theory= share=
 	emit "$m" "$w" "$rate" "$rtt" "$flows" "$rep" "$secs" \
-		"$goodput,$theory,$share,$((re1 - re0)),$DROPS,$cv,$IDLE_P50,$p50,$p99,$(rtt_increase "$p50" "$IDLE_P50"),$(rtt_increase "$p99" "$IDLE_P50"),,,$PACER_FIGURES"
-	log "# $m $w ${rate}M rtt ${rtt}ms x$flows: $((goodput / 1000)) kbit/s (${share:-n/a} %), $((re1 - re0)) retrans, $DROPS drops, cv $cv %, ping p50/p99 $p50/$p99 ms$(
+		"$goodput,$theory,$share,$((re1 - re0)),$DROPS,$cv,$IDLE_P50,$p50,$p99,$(rtt_increase "$p50" "$IDLE_P50"),$(rtt_increase "$p99" "$IDLE_P50"),,,$PACER_FIGURES,$((ce1 - ce0))"
+	log "# $m $w ${rate}M rtt ${rtt}ms x$flows: $((goodput / 1000)) kbit/s (${share:-n/a} %), $((re1 - re0)) retrans, $DROPS drops, $((ce1 - ce0)) CE, cv $cv %, ping p50/p99 $p50/$p99 ms$(
 		[ "$PACER_FIGURES" = , ] ||
 			echo "$PACER_FIGURES" | awk -F, '{ print ", delayed " $1 " %, sojourn p99 <= " $2 " us" }')"
-	if [ "$w" = tcp ] && [ "$flows" = 1 ]; then
+	if [ "$w" = tcp ] && [ "$flows" = 1 ] && [ "$RTT_MODE" = 0 ]; then
 		awk -v pre="series: $m,$rate,$rtt,$flows," '{ print pre $1 "," $2 }' \
 			"$TMPD/samples"
 	fi
@@ -396,11 +413,32 @@ run_pps() {
 	method_counters "$m"
 	method_off
 	emit "$m" pps 0 0 1 "$2" "$PPS_SECS" \
-		",,,,$DROPS,,,,,,,$pps,$FLOOD_CPU_NS,,"
+		",,,,$DROPS,,,,,,,$pps,$FLOOD_CPU_NS,,,"
 	log "# $m pps: $pps packets/s flat out; at $FLOOD_PPS/s $FLOOD_CPU_NS ns of kernel CPU per packet; $DROPS drops"
 }
 
 # --------------------------------------------------------------- matrix
+
+if [ "$RTT_MODE" = 1 ]; then
+	# Rounds outermost: each method is measured once per round, next to
+	# the others, so a slower stretch of the host hits all of them.
+	for REP in $(seq 1 "$REPS"); do
+		for rtt in $RTTS; do
+			set_rtt "$rtt"
+			idle_ping
+			log "# round $REP, RTT ${rtt} ms: idle ping p50/p99 $IDLE_P50/$IDLE_P99 ms"
+			for w in tcp tcp-ecn; do
+				for flows in 1 4; do
+					for m in $METHODS; do
+						run_load "$m" "$w" 20 "$rtt" "$flows" "$REP"
+					done
+				done
+			done
+		done
+	done
+	log "# bench: done"
+	exit 0
+fi
 
 for REP in $(seq 1 "$REPS"); do
 	for rtt in $RTTS; do

@@ -33,6 +33,7 @@ BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 SELFTESTS=${PACER_SELFTESTS:-$BENCH_DIR/../selftests}
 . "$SELFTESTS/lib.sh"
 . "$SELFTESTS/classlib.inc"
+. "$BENCH_DIR/methods.inc"
 
 ROUNDS=3
 COMMIT=unknown
@@ -101,21 +102,12 @@ method_on() {
 		printf "%d", v * m / 8 / 100 }')
 	case "$m" in
 	none) ;;
-	ifb)
-		ifb_add "$NS_R" ifb0
-		tc -n "$NS_R" qdisc add dev ifb0 root fq_codel
-		redirect_ingress "$NS_R" vethR ifb0
-		;;
+	ifb) ifb_with fq_codel ;;
 	htb)
 		ifb_htb "$NS_R" vethR ifb0 "$rate" "$burst"
 		tc -n "$NS_R" qdisc add dev ifb0 parent 1:1 fq_codel
 		;;
-	tbf)
-		ifb_add "$NS_R" ifb0
-		tc -n "$NS_R" qdisc add dev ifb0 root tbf rate "$rate" \
-			burst "$burst" latency 100ms
-		redirect_ingress "$NS_R" vethR ifb0
-		;;
+	tbf) ifb_with tbf rate "$rate" burst "$burst" latency 100ms ;;
 	pacer-default)
 		pacer_add "$NS_R" pacer0
 		redirect_ingress "$NS_R" vethR pacer0
@@ -129,12 +121,6 @@ method_on() {
 		;;
 	*) die "unknown method $m" ;;
 	esac
-}
-
-method_off() {
-	tc -n "$NS_R" qdisc del dev vethR handle ffff: ingress 2>/dev/null || true
-	ip -n "$NS_R" link del ifb0 2>/dev/null || true
-	ip -n "$NS_R" link del pacer0 2>/dev/null || true
 }
 
 # rules_batch N RATE: a pacerctl batch of N /32 rules (sources 10.100.x.y

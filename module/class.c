@@ -36,12 +36,19 @@
 
 #define PACER_DEFAULT_TARGET_US	5000
 #define PACER_DEFAULT_LIMIT_US	100000
+#define PACER_DEFAULT_RTT_US	100000
 #define PACER_BURST_TIME_NS	(10 * NSEC_PER_MSEC)
 /* Two 64 KiB GSO packets, so a default bucket never splits one in two. */
-#define PACER_BURST_MIN		(2 * 65536)
+#define PACER_BURST_MIN_GSO	(2 * 65536)
+/*
+ * A class that splits GSO sends segments, and a larger idle bucket only
+ * lets a window-limited or slow-starting flow's windows through at once:
+ * they come back as bursts that overshoot the queue.  A few frames, so a
+ * poll late by a TCG or softirq stall still finds its tokens.
+ */
+#define PACER_BURST_MIN_SPLIT	(16 << 10)
 /* An unlimited class queues only while the CPU falls behind. */
 #define PACER_UNLIMITED_LIMIT	(4 << 20)
-#define PACER_CODEL_INTERVAL_NS	(100 * NSEC_PER_MSEC)
 /*
  * The longest headers a GSO packet repeats in each segment: Ethernet, two
  * VLAN tags, an encapsulation, IPv6 with extension headers, TCP with
@@ -63,14 +70,28 @@
 
 /**
  * pacer_class_cfg_defaults() - the configuration of a new class
- * @cfg: filled with defaults: unlimited, 100 ms limit, 5 ms target
+ * @cfg: filled with defaults: unlimited, 100 ms limit, 5 ms target,
+ *	100 ms RTT (cake's "internet")
  */
 void pacer_class_cfg_defaults(struct pacer_class_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->limit_us = PACER_DEFAULT_LIMIT_US;
 	cfg->target_us = PACER_DEFAULT_TARGET_US;
+	cfg->rtt_us = PACER_DEFAULT_RTT_US;
 	cfg->gso = PACER_GSO_AUTO;
+}
+
+static bool pacer_cfg_split_gso(const struct pacer_class_cfg *cfg)
+{
+	switch (cfg->gso) {
+	case PACER_GSO_SPLIT:
+		return cfg->rate;
+	case PACER_GSO_KEEP:
+		return false;
+	default:
+		return cfg->rate && cfg->rate < PACER_GSO_SPLIT_BELOW;
+	}
 }
 
 static u32 pacer_cfg_burst(const struct pacer_class_cfg *cfg)
@@ -80,7 +101,8 @@ static u32 pacer_cfg_burst(const struct pacer_class_cfg *cfg)
 	if (cfg->burst || !cfg->rate)
 		return cfg->burst;
 	burst = max_t(u64, pacer_ns_to_len(cfg->rate, PACER_BURST_TIME_NS),
-		      PACER_BURST_MIN);
+		      pacer_cfg_split_gso(cfg) ? PACER_BURST_MIN_SPLIT :
+						 PACER_BURST_MIN_GSO);
 	/* At very low rates, no more than a user could have asked for. */
 	return min_t(u64, burst,
 		     pacer_ns_to_len(cfg->rate, PACER_BURST_TIME_MAX_NS));
@@ -98,16 +120,31 @@ static u32 pacer_cfg_limit(const struct pacer_class_cfg *cfg, u32 burst)
 		     burst);
 }
 
-static bool pacer_cfg_split_gso(const struct pacer_class_cfg *cfg)
+/*
+ * A CUBIC sender cuts its window by 30 % on a signal; to keep the rate
+ * busy afterwards it must have had 0.43 of a round trip's worth queued
+ * (1 / 0.7 - 1), Reno (a halving) a whole one.  So a flow may keep half
+ * its RTT, plus the class's target, as standing queue before it is told,
+ * and one signal costs it no rate.  At most a quarter of the limit,
+ * though, which is also the pressure at which a sender in slow start is
+ * told without waiting: it doubles its queue every round trip, and the
+ * three quarters above absorb what it sends until the signal comes back
+ * as a slower flow.
+ */
+static void pacer_signal_config(struct pacer_signal *s,
+				const struct pacer_class_cfg *cfg, u32 limit,
+				u32 mtu)
 {
-	switch (cfg->gso) {
-	case PACER_GSO_SPLIT:
-		return cfg->rate;
-	case PACER_GSO_KEEP:
-		return false;
-	default:
-		return cfg->rate && cfg->rate < PACER_GSO_SPLIT_BELOW;
+	s->rtt = (u64)cfg->rtt_us * NSEC_PER_USEC;
+	s->persist = (u64)cfg->target_us * NSEC_PER_USEC;
+	s->level = s->persist + s->rtt / 2;
+	s->level_bytes = 0;
+	s->pressure = limit / 4;
+	if (cfg->rate) {
+		s->level = min(s->level, pacer_len_to_ns(cfg->rate, limit) / 4);
+		s->level_bytes = pacer_ns_to_len(cfg->rate, s->level);
 	}
+	s->mtu = mtu;
 }
 
 static struct pacer_class_params *
@@ -124,9 +161,7 @@ pacer_class_params_new(const struct pacer_class_cfg *cfg, u32 mtu)
 							     PACER_CLAIM_NS),
 				       1, PACER_CLAIM_MAX) : 0;
 	p->split_gso = pacer_cfg_split_gso(cfg);
-	p->codel.target = (u64)cfg->target_us * NSEC_PER_USEC;
-	p->codel.interval = PACER_CODEL_INTERVAL_NS;
-	p->codel.mtu = mtu;
+	pacer_signal_config(&p->signal, cfg, p->limit, mtu);
 	return p;
 }
 
@@ -296,7 +331,7 @@ int pacer_class_apply(struct pacer_class *cl, const struct pacer_class_cfg *cfg)
  * @mtu: the new frame size (MTU and Ethernet header)
  *
  * The DRR quantum, the ceil bucket and the size below which a flow is
- * never marked are one frame.  CoDel's MTU is read with the parameters,
+ * never marked are one frame.  The signal's MTU is read with the parameters,
  * so it follows at the next configuration change; until then it differs
  * by the change, which only moves where a sparse flow ends.
  *
@@ -354,6 +389,8 @@ enum skb_drop_reason pacer_skb_drop_reason(enum pacer_drop_reason reason)
 {
 	switch (reason) {
 	case PACER_DROP_QUEUE_LIMIT:
+	case PACER_DROP_CONGESTION:
+		/* What sch_codel's and sch_fq_codel's drops are, too. */
 		return SKB_DROP_REASON_QDISC_DROP;
 	case PACER_DROP_MEMORY:
 		return SKB_DROP_REASON_NOMEM;
@@ -695,40 +732,41 @@ bool pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
 }
 
 /*
- * CoDel waits a whole interval above target before its first mark, and a
- * TCP flow in slow start fills a 100 ms queue well within that interval.
- * So once the class holds a quarter of its limit, every packet of a flow
- * that has a queue of its own is a candidate too: the sender cuts its
- * window (CUBIC by 30 %, over a round trip with PRR) before the limit
- * forces a drop, while the other three quarters absorb what it sends
- * meanwhile: a BDP and a TSO burst or two.  Sparse flows (one MTU or less
- * queued) are left alone.
+ * Tell the sender of @skb's flow to slow down, if it is due: a CE mark, or
+ * for a sender that is not ECN-capable the loss of this packet, at the
+ * head of its flow so that the loss shows a round trip sooner than a tail
+ * drop would.  One signal either way, then none for the episode.  A class
+ * without a rate queues only while the CPU falls behind: nobody is told.
+ *
+ * Return: true if @skb is to be dropped.
  */
-static bool pacer_class_should_mark(struct pacer_class *cl,
-				    const struct pacer_class_params *p,
-				    struct pacer_flow *flow, u64 sojourn,
-				    u64 now)
+static bool pacer_class_signal(struct pacer_class_cpu *cc,
+			       const struct pacer_class_params *params,
+			       struct pacer_flow *flow, struct sk_buff *skb,
+			       u64 sojourn, u64 now)
 {
-	if (pacer_codel_should_mark(flow, &p->codel, sojourn, now))
-		return true;
-	return atomic64_read(&cl->backlog) >= p->limit / 4 &&
-	       flow->backlog > p->codel.mtu;
-}
+	const struct pacer_signal *p = &params->signal;
 
-static void pacer_class_mark(struct pacer_class_cpu *cc, struct sk_buff *skb)
-{
+	if (!params->cfg.rate ||
+	    !pacer_flow_should_signal(flow, p, sojourn,
+				      atomic64_read(&cc->cl->backlog), now))
+		return false;
 	switch (pacer_ecn_mark(skb)) {
 	case PACER_ECN_MARKED:
 		pacer_skb_cb(skb)->ecn_marked = true;
 		cc->stats.ecn_marked++;
-		break;
+		pacer_flow_signalled(flow, p, sojourn, now);
+		return false;
+	case PACER_ECN_NOT_ECT:
+		pacer_flow_signalled(flow, p, sojourn, now);
+		return true;
 	case PACER_ECN_UNPARSED:
+		/* Neither marked nor, for what may be ECN-capable, dropped. */
 		cc->stats.ecn_unparsed++;
 		pacer_stats_ecn_unparsed(this_cpu_ptr(cc->cl->pd->stats));
 		break;
-	case PACER_ECN_NOT_ECT:
-		break;
 	}
+	return false;
 }
 
 /**
@@ -760,26 +798,34 @@ int pacer_class_dequeue(struct pacer_class_cpu *cc, u64 now, int budget,
 	write_seqcount_begin(&cc->seq);
 	while (done < budget && (skb = pacer_queue_peek(&cc->queue, &flow))) {
 		struct pacer_skb_cb *cb = pacer_skb_cb(skb);
+		enum pacer_drop_reason drop;
 		u64 due, sojourn;
 
 		if (!pacer_class_cpu_ready(cc, p, cb->charge, horizon, &due)) {
 			*next = min(*next, due);
 			break;
 		}
-		pacer_class_cpu_spend(cc, p, cb->charge);
 		pacer_queue_take(&cc->queue, flow);
 		pacer_class_unqueue(cc, skb);
 		sojourn = now > cb->enqueue_ns ? now - cb->enqueue_ns : 0;
-		/* A drop costs the poll as much as a packet that leaves. */
+		/*
+		 * A drop costs the poll as much as a packet that leaves, and
+		 * no tokens: the next packet may have them.
+		 */
 		done++;
-		if (unlikely(!pacer_reinject_prepare(pd->dev, skb))) {
-			pacer_class_count_drop(cc, skb, PACER_DROP_REINJECT);
+		if (unlikely(!pacer_reinject_prepare(pd->dev, skb)))
+			drop = PACER_DROP_REINJECT;
+		else if (pacer_class_signal(cc, p, flow, skb, sojourn, now))
+			drop = PACER_DROP_CONGESTION;
+		else
+			drop = PACER_DROP_UNSPEC;
+		if (drop) {
+			pacer_class_count_drop(cc, skb, drop);
 			skb->next = gone;
 			gone = skb;
 			continue;
 		}
-		if (pacer_class_should_mark(cc->cl, p, flow, sojourn, now))
-			pacer_class_mark(cc, skb);
+		pacer_class_cpu_spend(cc, p, cb->charge);
 		pacer_class_stats_tx(&cc->stats, skb->len, cb->delayed, sojourn);
 		__skb_queue_tail(batch, skb);
 		pacer_flow_sending(flow, &cc->sh->sending);

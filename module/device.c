@@ -348,6 +348,7 @@ static const char pacer_ethtool_names[][ETH_GSTRING_LEN] = {
 	"ecn_unparsed",
 	"dropped_not_redirected",
 	"dropped_queue_limit",
+	"dropped_congestion",
 	"dropped_memory",
 	"dropped_reinject",
 	"dropped_flush",
@@ -390,6 +391,7 @@ static void pacer_get_ethtool_stats(struct net_device *dev,
 	*data++ = st.ecn_unparsed;
 	*data++ = st.not_redirected;
 	*data++ = st.drops[PACER_DROP_QUEUE_LIMIT];
+	*data++ = st.drops[PACER_DROP_CONGESTION];
 	*data++ = st.drops[PACER_DROP_MEMORY];
 	*data++ = st.drops[PACER_DROP_REINJECT];
 	*data++ = st.drops[PACER_DROP_FLUSH];

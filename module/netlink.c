@@ -29,6 +29,7 @@
 #define PACER_LIMIT_BYTES_MIN	1024U
 #define PACER_LIMIT_BYTES_MAX	SZ_1G
 #define PACER_TARGET_US_MAX	1000000U
+#define PACER_RTT_US_MAX	10000000U
 #define PACER_OVERHEAD_MIN	(-64)
 #define PACER_OVERHEAD_MAX	256
 #define PACER_MPU_MAX		4096U
@@ -51,6 +52,7 @@ static const struct nla_policy pacer_class_policy[PACER_CLASS_A_MAX + 1] = {
 	[PACER_CLASS_A_STATS]		= { .type = NLA_REJECT },
 	[PACER_CLASS_A_GSO]		= NLA_POLICY_MAX(NLA_U8, PACER_GSO_KEEP),
 	[PACER_CLASS_A_QUEUE_LIMIT]	= { .type = NLA_REJECT },
+	[PACER_CLASS_A_RTT_US]		= { .type = NLA_U32 },
 };
 
 static const struct nla_policy pacer_rule_policy[PACER_RULE_A_MAX + 1] = {
@@ -203,6 +205,7 @@ static int pacer_nl_put_dev_stats(struct sk_buff *msg, struct pacer_dev *pd)
 	    PUT(DROPPED_MEMORY, st.drops[PACER_DROP_MEMORY]) ||
 	    PUT(DROPPED_REINJECT, st.drops[PACER_DROP_REINJECT]) ||
 	    PUT(DROPPED_FLUSH, st.drops[PACER_DROP_FLUSH]) ||
+	    PUT(DROPPED_CONGESTION, st.drops[PACER_DROP_CONGESTION]) ||
 	    PUT(BACKLOG_PACKETS, st.backlog_packets) ||
 	    PUT(BACKLOG_BYTES, st.backlog_bytes)) {
 		nla_nest_cancel(msg, nest);
@@ -518,6 +521,7 @@ static int pacer_nl_put_class(struct sk_buff *msg, struct pacer_class *cl)
 	     nla_put_u32(msg, PACER_CLASS_A_LIMIT_BYTES, cfg.limit_bytes) :
 	     nla_put_u32(msg, PACER_CLASS_A_LIMIT_US, cfg.limit_us)) ||
 	    nla_put_u32(msg, PACER_CLASS_A_TARGET_US, cfg.target_us) ||
+	    nla_put_u32(msg, PACER_CLASS_A_RTT_US, cfg.rtt_us) ||
 	    nla_put_s32(msg, PACER_CLASS_A_OVERHEAD, cfg.overhead) ||
 	    nla_put_u32(msg, PACER_CLASS_A_MPU, cfg.mpu) ||
 	    nla_put_u8(msg, PACER_CLASS_A_GSO, cfg.gso) ||
@@ -696,6 +700,14 @@ static int pacer_nl_class_precheck(struct nlattr **tb,
 		if (!cfg->target_us || cfg->target_us > PACER_TARGET_US_MAX) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[PACER_CLASS_A_TARGET_US],
 					    "target must be 1us to 1s");
+			return -EINVAL;
+		}
+	}
+	if (tb[PACER_CLASS_A_RTT_US]) {
+		cfg->rtt_us = nla_get_u32(tb[PACER_CLASS_A_RTT_US]);
+		if (!cfg->rtt_us || cfg->rtt_us > PACER_RTT_US_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[PACER_CLASS_A_RTT_US],
+					    "rtt must be 1us to 10s");
 			return -EINVAL;
 		}
 	}

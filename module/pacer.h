@@ -72,7 +72,9 @@ extern unsigned int pacer_flows;
  * @ceil: peak bits per second, 0 for none
  * @limit_us: queue limit as time at @rate, 0 when @limit_bytes is set
  * @limit_bytes: queue limit in bytes, 0 when @limit_us is set
- * @target_us: ECN marking target
+ * @target_us: the standing delay a flow may keep beyond what its round
+ *	trip needs, before it is signalled
+ * @rtt_us: round-trip time the class's flows are expected to have
  * @overhead: bytes added to each segment's length when charging
  * @mpu: minimum bytes charged per segment
  * @gso: &enum pacer_gso: when GSO packets are split into their segments
@@ -85,6 +87,7 @@ struct pacer_class_cfg {
 	u32 limit_us;
 	u32 limit_bytes;
 	u32 target_us;
+	u32 rtt_us;
 	s32 overhead;
 	u32 mpu;
 	u8 gso;
@@ -98,7 +101,7 @@ struct pacer_class_cfg {
  * @limit: queue limit in use, bytes
  * @claim: bytes a CPU takes from the class's bucket at a time
  * @split_gso: GSO packets are split into their segments
- * @codel: ECN marking parameters (@codel.mtu follows the device MTU)
+ * @signal: when a flow is marked (@signal.mtu follows the device MTU)
  * @rcu: frees the old parameters after readers are done
  */
 struct pacer_class_params {
@@ -107,7 +110,7 @@ struct pacer_class_params {
 	u32 limit;
 	u32 claim;
 	bool split_gso;
-	struct pacer_codel codel;
+	struct pacer_signal signal;
 	struct rcu_head rcu;
 };
 

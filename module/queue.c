@@ -12,6 +12,7 @@
  * flow.
  */
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 
@@ -30,7 +31,9 @@ void pacer_queue_init(struct pacer_queue *q, u32 quantum)
 	INIT_LIST_HEAD(&q->old_flows);
 	q->backlog_packets = 0;
 	q->backlog_bytes = 0;
+	q->fattest = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_queue_init);
 
 /**
  * pacer_flow_init() - a flow in no queue
@@ -42,6 +45,7 @@ void pacer_flow_init(struct pacer_flow *flow)
 	INIT_LIST_HEAD(&flow->node);
 	INIT_LIST_HEAD(&flow->send_node);
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_flow_init);
 
 /*
  * The flow leaves the queue's lists, and anyone may claim it now - unless
@@ -110,7 +114,7 @@ void pacer_flows_sent(struct list_head *sending)
  * @flow: the packet's flow
  * @skb: the packet
  * @class_id: the class of @q: a flow that held another class's packets
- *	before starts its CoDel state afresh
+ *	before starts its signal state afresh
  */
 void pacer_queue_add(struct pacer_queue *q, struct pacer_flow *flow,
 		     struct sk_buff *skb, u32 class_id)
@@ -124,19 +128,21 @@ void pacer_queue_add(struct pacer_queue *q, struct pacer_flow *flow,
 	flow->backlog += skb->len;
 	q->backlog_packets++;
 	q->backlog_bytes += skb->len;
+	if (!q->fattest || flow->backlog >= q->fattest->backlog)
+		q->fattest = flow;
 
 	if (list_empty(&flow->node)) {
 		if (flow->class_id != class_id) {
 			flow->class_id = class_id;
-			flow->first_above = 0;
-			flow->count = 0;
-			flow->last_count = 0;
-			flow->marking = false;
+			flow->above_since = 0;
+			flow->quiet_until = 0;
+			flow->signal_sojourn_us = 0;
 		}
 		flow->deficit = q->quantum;
 		list_add_tail(&flow->node, &q->new_flows);
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_queue_add);
 
 /**
  * pacer_queue_peek() - the packet deficit round robin serves next
@@ -192,8 +198,12 @@ static struct sk_buff *pacer_flow_pop(struct pacer_queue *q,
 	struct sk_buff *skb = flow->head;
 
 	flow->head = skb->next;
-	if (!flow->head)
+	if (!flow->head) {
 		flow->tail = NULL;
+		/* An empty flow may be let go, and claimed elsewhere. */
+		if (q->fattest == flow)
+			q->fattest = NULL;
+	}
 	skb_mark_not_on_list(skb);
 	flow->backlog -= skb->len;
 	q->backlog_packets--;
@@ -219,26 +229,35 @@ struct sk_buff *pacer_queue_take(struct pacer_queue *q,
 
 /**
  * pacer_queue_take_fattest() - dequeue the head of the flow with most bytes
- * @q: the queue, not empty
+ * @q: the queue
  *
  * The flow that built the backlog pays for it, not the sparse flow whose
  * packet just arrived; its oldest packet goes so the sender learns soonest.
- * Only the queue's own flows are looked at, not every hash bucket.
+ * A queue at its limit under a flood drops on every arrival, so the flow
+ * is the one the queue remembers (&pacer_queue.fattest), in O(1); only
+ * when that one emptied are the queue's flows scanned (not every hash
+ * bucket), and the arrival that follows sets it again.
  *
  * Return: the packet, or NULL if the queue is empty.
  */
 struct sk_buff *pacer_queue_take_fattest(struct pacer_queue *q)
 {
-	struct pacer_flow *flow, *fattest = NULL;
+	struct pacer_flow *flow, *fattest = q->fattest;
 
+	if (fattest)
+		return pacer_flow_pop(q, fattest);
 	list_for_each_entry(flow, &q->new_flows, node)
 		if (flow->head && (!fattest || flow->backlog > fattest->backlog))
 			fattest = flow;
 	list_for_each_entry(flow, &q->old_flows, node)
 		if (flow->head && (!fattest || flow->backlog > fattest->backlog))
 			fattest = flow;
-	return fattest ? pacer_flow_pop(q, fattest) : NULL;
+	if (!fattest)
+		return NULL;
+	q->fattest = fattest;
+	return pacer_flow_pop(q, fattest);
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_queue_take_fattest);
 
 /**
  * pacer_queue_take_any() - dequeue some packet, to empty the queue
@@ -279,73 +298,72 @@ void pacer_queue_release(struct pacer_queue *q)
 }
 
 /**
- * pacer_codel_control_law() - when to mark next: @interval / sqrt(@count)
- *	after @t
- * @t: the previous mark, ktime ns
- * @interval: CoDel's interval, ns
- * @count: marks so far in this marking state; 0 counts as 1
+ * pacer_flow_should_signal() - whether the sender of a dequeued packet's
+ *	flow is due a signal to slow down (a CE mark, or a drop)
+ * @flow: the packet's flow (its signal state advances)
+ * @p: the class's signal parameters
+ * @sojourn: how long the packet waited, ns
+ * @class_backlog: bytes the class holds on all CPUs
+ * @now: current time, ktime ns
  *
- * Return: the time of the next mark, ktime ns.
+ * One signal per congestion episode: a sender answers one by cutting its
+ * window once (CUBIC by 30 %) and ignores further ones for a round trip,
+ * so signalling every packet past a threshold, or at CoDel's quickening
+ * rate, cuts the window again and again before the first cut shows in the
+ * queue: at 40 ms that left one flow half the rate.  Once a signal went
+ * out (pacer_flow_signalled()) the flow is left alone for the expected
+ * RTT plus the packet's sojourn, the time the cut takes to come back
+ * through the queue; if its packets then still wait as long as the one
+ * that carried the signal, the sender did not cut enough (slow start)
+ * and is told again.  A queue that stands but drains is the cut showing,
+ * this flow's or other flows' of the class: telling each flow again
+ * until the last cut shows would cut them all twice.
+ *
+ * Return: true if the packet should carry the signal.
  */
-u64 pacer_codel_control_law(u64 t, u64 interval, u32 count)
+bool pacer_flow_should_signal(struct pacer_flow *flow,
+			      const struct pacer_signal *p, u64 sojourn,
+			      u64 class_backlog, u64 now)
 {
-	return t + div_u64(interval, int_sqrt(max(count, 1U)));
+	bool due;
+
+	/* A sparse flow (an MTU or less queued) builds no queue. */
+	if (flow->backlog <= p->mtu || sojourn < p->level ||
+	    class_backlog < p->level_bytes) {
+		flow->above_since = 0;
+		flow->signal_sojourn_us = 0;
+		due = false;
+	} else {
+		if (!flow->above_since)
+			flow->above_since = now;
+		due = now - flow->above_since >= p->persist;
+	}
+	if (!due)
+		due = flow->backlog > p->mtu && class_backlog >= p->pressure &&
+		      sojourn >= p->level / 2;
+	return due && now >= flow->quiet_until &&
+	       div_u64(sojourn, NSEC_PER_USEC) >= flow->signal_sojourn_us;
 }
-EXPORT_SYMBOL_IF_KUNIT(pacer_codel_control_law);
+EXPORT_SYMBOL_IF_KUNIT(pacer_flow_should_signal);
 
 /**
- * pacer_codel_should_mark() - CoDel's decision for a dequeued packet
- * @flow: the packet's flow (its state advances)
- * @p: target, interval and MTU of the class
+ * pacer_flow_signalled() - a packet of the flow carried a signal (a CE
+ *	mark, or its loss): none again before it can have come back as a
+ *	slower flow
+ * @flow: the flow
+ * @p: the class's signal parameters
  * @sojourn: how long the packet waited, ns
  * @now: current time, ktime ns
  *
- * Return: true if the packet should be marked CE.
+ * A packet whose header could not be located carries none and spends
+ * nothing: the next one is signalled.
  */
-bool pacer_codel_should_mark(struct pacer_flow *flow,
-			     const struct pacer_codel *p, u64 sojourn, u64 now)
+void pacer_flow_signalled(struct pacer_flow *flow,
+			  const struct pacer_signal *p, u64 sojourn, u64 now)
 {
-	bool ok_to_mark = false;
-	u32 delta;
-
-	if (sojourn < p->target || flow->backlog <= p->mtu)
-		flow->first_above = 0;
-	else if (!flow->first_above)
-		flow->first_above = now + p->interval;
-	else if (now >= flow->first_above)
-		ok_to_mark = true;
-
-	if (flow->marking) {
-		if (!ok_to_mark) {
-			flow->marking = false;
-			return false;
-		}
-		if (now < flow->mark_next)
-			return false;
-		/*
-		 * A flow that never drains (a flood into a fast class) marks
-		 * for hours; past 2^32 marks the law's rate is long flat.
-		 */
-		if (flow->count < U32_MAX)
-			flow->count++;
-		flow->mark_next = pacer_codel_control_law(flow->mark_next,
-							  p->interval,
-							  flow->count);
-		return true;
-	}
-	if (!ok_to_mark)
-		return false;
-
-	/* Re-entering soon after leaving: resume near the old rate. */
-	flow->marking = true;
-	delta = flow->count - flow->last_count;
-	if (delta > 1 && now - flow->mark_next < 16 * p->interval)
-		flow->count = delta;
-	else
-		flow->count = 1;
-	flow->last_count = flow->count;
-	flow->mark_next = pacer_codel_control_law(now, p->interval,
-						  flow->count);
-	return true;
+	/* Saturates: a wrapped time would let the next signal out early. */
+	flow->quiet_until = now + min(p->rtt + sojourn, U64_MAX - now);
+	flow->signal_sojourn_us = clamp_t(u64, div_u64(sojourn, NSEC_PER_USEC),
+					  1, U32_MAX);
 }
-EXPORT_SYMBOL_IF_KUNIT(pacer_codel_should_mark);
+EXPORT_SYMBOL_IF_KUNIT(pacer_flow_signalled);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pacer: flows and the queue of a class on one CPU: flows served by
- * deficit round robin, new flows ahead of old ones, with a CoDel control
- * law that marks ECN-capable packets instead of dropping them.  The caller
- * holds the lock of the CPU's shaper.
+ * deficit round robin, new flows ahead of old ones, and the decision when
+ * a flow's sender is told to slow down: once per congestion episode, when
+ * the flow keeps more queue than its round trip needs.  The caller holds
+ * the lock of the CPU's shaper.
  */
 #ifndef _PACER_QUEUE_H
 #define _PACER_QUEUE_H
@@ -48,12 +49,15 @@ struct pacer_queue;
  * @node: on the owner's new or old list while it has a turn
  * @deficit: bytes it may still send in this round
  * @backlog: bytes queued
- * @class_id: the class whose CoDel state the flow carries
- * @first_above: CoDel: when sojourn has been above target for an interval
- * @mark_next: CoDel: when to mark next while marking
- * @count: CoDel: marks in this marking state
- * @last_count: CoDel: @count when the previous marking state ended
- * @marking: CoDel: in the marking state
+ * @class_id: the class whose signal state the flow carries
+ * @signal_sojourn_us: the sojourn of the packet that carried its last
+ *	signal, us, while the queue has stood since (0 after it fell): told
+ *	again only if its packets still wait as long, for a queue that
+ *	drains is the cut showing (its own, or other flows')
+ * @above_since: when its sojourn rose above the class's threshold, 0
+ *	while it is below
+ * @quiet_until: no signal before this time: the previous one has not
+ *	reached the sender and come back as a slower flow yet
  * @hashes: for a class's overflow flow: a bit per (hash mod 64) of the
  *	flows it holds, so that their later packets join them there
  * @send_node: on its owner's shaper's list of flows whose packets are
@@ -69,11 +73,9 @@ struct pacer_flow {
 	s32 deficit;
 	u32 backlog;
 	u32 class_id;
-	u64 first_above;
-	u64 mark_next;
-	u32 count;
-	u32 last_count;
-	bool marking;
+	u32 signal_sojourn_us;
+	u64 above_since;
+	u64 quiet_until;
 	u64 hashes;
 	struct list_head send_node;
 };
@@ -85,6 +87,10 @@ struct pacer_flow {
  * @old_flows: the others
  * @backlog_packets: packets queued
  * @backlog_bytes: bytes queued
+ * @fattest: a flow with packets that had the most bytes when it last
+ *	grew (round robin takes from every flow alike, so it stays near the
+ *	top), or NULL once it emptied: the limit's drops find their victim
+ *	without scanning the flows, but after that
  */
 struct pacer_queue {
 	u32 quantum;
@@ -92,17 +98,34 @@ struct pacer_queue {
 	struct list_head old_flows;
 	u32 backlog_packets;
 	u64 backlog_bytes;
+	struct pacer_flow *fattest;
 };
 
 /**
- * struct pacer_codel - parameters of the marking control law
- * @target: sojourn above which packets are candidates for marking, ns
- * @interval: how long sojourn must stay above @target, ns
- * @mtu: a flow with at most this many bytes queued is never marked
+ * struct pacer_signal - when a class tells a flow's sender to slow down
+ * @level: sojourn a flow may keep, ns: half its expected round trip plus
+ *	the class's target, at most a quarter of the class limit
+ * @level_bytes: what the class queues in @level at its rate (0 for an
+ *	unlimited class): a packet that waited @level is due a signal only
+ *	if that much still stands behind it, so that a burst which arrived
+ *	at once and drains (the sender's, or the bucket's) is not taken for
+ *	a standing queue
+ * @persist: how long a flow's sojourn must stay at @level, ns
+ * @pressure: class backlog, bytes, from which a flow whose packet waited
+ *	half of @level is signalled at once: a sender in slow start doubles
+ *	its queue every round trip and cannot wait for @persist.  A burst
+ *	that arrived at once into an empty queue has drained by that much
+ *	when its packets have waited that long
+ * @rtt: expected round-trip time, ns: a signal takes this long, plus the
+ *	queue's delay, to come back as a slower flow
+ * @mtu: a flow with at most this many bytes queued is never signalled
  */
-struct pacer_codel {
-	u64 target;
-	u64 interval;
+struct pacer_signal {
+	u64 level;
+	u64 level_bytes;
+	u64 persist;
+	u64 pressure;
+	u64 rtt;
 	u32 mtu;
 };
 
@@ -120,8 +143,10 @@ struct sk_buff *pacer_queue_take(struct pacer_queue *q,
 struct sk_buff *pacer_queue_take_fattest(struct pacer_queue *q);
 struct sk_buff *pacer_queue_take_any(struct pacer_queue *q);
 void pacer_queue_release(struct pacer_queue *q);
-u64 pacer_codel_control_law(u64 t, u64 interval, u32 count);
-bool pacer_codel_should_mark(struct pacer_flow *flow,
-			     const struct pacer_codel *p, u64 sojourn, u64 now);
+bool pacer_flow_should_signal(struct pacer_flow *flow,
+			      const struct pacer_signal *p, u64 sojourn,
+			      u64 class_backlog, u64 now);
+void pacer_flow_signalled(struct pacer_flow *flow,
+			  const struct pacer_signal *p, u64 sojourn, u64 now);
 
 #endif /* _PACER_QUEUE_H */

@@ -65,6 +65,10 @@ check_fail "target 0 (a time needs its unit)" 2 'invalid target "0": expected a 
 	in_ns $ADD rate 10mbit target 0
 check_fail "target 0us" 2 'target "0us" is out of range: expected 1us to 1s' \
 	in_ns $ADD rate 10mbit target 0us
+check_fail "rtt 11s" 2 'rtt "11s" is out of range: expected 1us to 10s' \
+	in_ns $ADD rate 10mbit rtt 11s
+check_fail "rtt 0us" 2 'rtt "0us" is out of range: expected 1us to 10s' \
+	in_ns $ADD rate 10mbit rtt 0us
 check_fail "limit given both as a time and a size" 2 '"limit" is given twice' \
 	in_ns $ADD rate 10mbit limit 10ms limit 64k
 check_fail "overhead 300" 2 'overhead "300" is out of range: expected -64 to 256' \

@@ -935,7 +935,8 @@ step "invariants once the traffic stopped"
 pacer_snap "$NS_B" pacer0 P1
 log "pacer0: rx $P1_rx_packets tx $P1_tx_packets dropped: queue_limit" \
 	"$P1_dropped_queue_limit memory $P1_dropped_memory reinject" \
-	"$P1_dropped_reinject flush $P1_dropped_flush not_redirected" \
+	"$P1_dropped_reinject flush $P1_dropped_flush congestion $P1_dropped_congestion" \
+	"not_redirected" \
 	"$P1_dropped_not_redirected; backlog $P1_backlog_packets/$P1_backlog_bytes"
 check_invariant "$NS_B" pacer0
 check_eq "pacer0 backlog (packets/bytes)" "$P1_backlog_packets/$P1_backlog_bytes" 0/0

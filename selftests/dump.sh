@@ -7,7 +7,7 @@
 # The configuration uses every attribute: caps (max_classes, max_rules,
 # max_memory); class 0 changed; classes with a name with spaces (and one
 # with a double quote and a backslash), burst, ceil, a time limit and a
-# byte limit, target, overhead (negative too), mpu, gso auto/split/keep,
+# byte limit, target, rtt, overhead (negative too), mpu, gso auto/split/keep,
 # the slowest rate (1kbit, whose default burst is 1000 s at rate) and an
 # unlimited class other than 0; rules of every kind, IPv4 and IPv6: src,
 # dst, both, proto with sport and dport ranges and single ports, mark with
@@ -39,13 +39,13 @@ step "a configuration using every attribute"
 cat >"$TMPD/setup" <<'EOF'
 dev set dev pacer0 max_classes 100 max_rules 200 max_memory 32m
 class change dev pacer0 id 0 rate 500mbit burst 256k limit 20ms target 2ms
-class add dev pacer0 id 10 name "s3 bulk" rate 10gbit burst 2m ceil 20gbit limit 50ms target 2ms overhead 24 mpu 84 gso keep
+class add dev pacer0 id 10 name "s3 bulk" rate 10gbit burst 2m ceil 20gbit limit 50ms target 2ms rtt 40ms overhead 24 mpu 84 gso keep
 class add dev pacer0 id 11 name "slowest" rate 1kbit
 class add dev pacer0 id 12 name "x" rate 100mbit limit 2m gso split overhead -4
 class add dev pacer0 id 13 rate 5mbit
 class change dev pacer0 id 13 rate unlimited
 class add dev pacer0 id 14 name "a \"q\" \\ b" rate 3mbit ceil 4mbit gso auto target 1s mpu 4096 overhead 256
-class add dev pacer0 id 65535 rate 10tbit limit 10s
+class add dev pacer0 id 65535 rate 10tbit limit 10s rtt 10s
 rule add dev pacer0 pref 10 src 10.0.31.1/32 class 10
 rule add dev pacer0 pref 11 dst 192.0.2.0/24 class 11
 rule add dev pacer0 pref 12 src 198.51.100.0/22 dst 203.0.113.7 class 12

@@ -58,10 +58,7 @@ pc "$NS_B" rule add dev pacer0 src 10.0.11.1/32 class 1
 class_snap "$NS_B" pacer0 1 C0
 check_eq "target_us" "$C0_target_us" 1000
 
-delivered_ce() {
-	snmp_counter "$NS_A" TcpExtTCPDeliveredCE
-}
-ce0=$(delivered_ce)
+ce0=$(delivered_ce "$NS_A")
 
 step "${SECS}s of ECN-capable TCP"
 t0=$(now_ms)
@@ -71,7 +68,7 @@ wait_until_ms $((t0 + 1000))
 class_snap "$NS_B" pacer0 1 C1
 iperf_join "$client" $((SECS + 30)) "$TMPD/ecn.json" "the ECN flow"
 got=$(iperf_rx_bps "$TMPD/ecn.json" 2 "$SECS")
-ce=$(($(delivered_ce) - ce0))
+ce=$(($(delivered_ce "$NS_A") - ce0))
 wait_class_idle "$NS_B" pacer0 1
 class_snap "$NS_B" pacer0 1 C
 show_class "class 1 after the run" C

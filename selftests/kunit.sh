@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# pacer's KUnit suite (module/tests/kunit.c): the token bucket, the CoDel
-# law, the sojourn histogram, the charge of a GSO packet and ECN marking,
+# pacer's KUnit suite (module/tests/kunit.c): the token bucket, the
+# once-per-episode signal, the limit's victim, the sojourn histogram, the charge of a GSO packet and ECN marking,
 # at their extremes (rates from 1 kbit/s to 10 tbit/s, counters at and
 # past 2^32, QinQ, MPLS, PPPoE and truncated frames).  pacer_kunit.ko is
 # built only for kernels with CONFIG_KUNIT (the debug kernel); loading it
@@ -14,7 +14,7 @@
 
 require modprobe rmmod
 # suite:cases, as module/tests/kunit.c declares them.
-SUITES="pacer_bucket:2 pacer_codel:2 pacer_hist:1 pacer_charge:1 pacer_ecn:5"
+SUITES="pacer_bucket:2 pacer_signal:2 pacer_queue:1 pacer_hist:1 pacer_charge:1 pacer_ecn:5"
 
 modinfo pacer_kunit >/dev/null 2>&1 ||
 	skip "this kernel has no KUnit: pacer_kunit.ko is built only where CONFIG_KUNIT is set (the debug kernel)"

@@ -490,8 +490,9 @@ json_vars() {
 # P_rx_packets, P_tx_packets, P_dropped_flush, ... and P (the JSON).
 
 PACER_COUNTERS="rx_packets rx_bytes tx_packets tx_bytes delayed_packets
-ecn_marked ecn_unparsed dropped_not_redirected dropped_queue_limit dropped_memory
-dropped_reinject dropped_flush backlog_packets backlog_bytes"
+ecn_marked ecn_unparsed dropped_not_redirected dropped_queue_limit
+dropped_congestion dropped_memory dropped_reinject dropped_flush backlog_packets
+backlog_bytes"
 
 # pacer_line NS DEV: pacerctl's JSON about DEV, counters included.
 pacer_line() {
@@ -551,7 +552,7 @@ val() {
 pacer_drops() {
 	echo $(($(val "$1" dropped_not_redirected) + $(val "$1" dropped_queue_limit) +
 		$(val "$1" dropped_memory) + $(val "$1" dropped_reinject) +
-		$(val "$1" dropped_flush)))
+		$(val "$1" dropped_flush) + $(val "$1" dropped_congestion)))
 }
 
 # pacer_accounted VAR: tx + dropped + backlog of a snapshot, packets.
@@ -604,9 +605,10 @@ check_views() {
 	check_eq "$dev: ip tx.bytes = pacerctl tx_bytes" "$_cl_tx_bytes" "$_cp_tx_bytes"
 	check_eq "$dev: ip rx.dropped = pacerctl dropped_not_redirected" \
 		"$_cl_rx_dropped" "$_cp_dropped_not_redirected"
-	check_eq "$dev: ip tx.dropped = pacerctl queue_limit + reinject + flush" \
+	check_eq "$dev: ip tx.dropped = pacerctl queue_limit + memory + reinject + flush + congestion" \
 		"$_cl_tx_dropped" \
-		$((_cp_dropped_queue_limit + _cp_dropped_memory + _cp_dropped_reinject + _cp_dropped_flush))
+		$((_cp_dropped_queue_limit + _cp_dropped_memory + _cp_dropped_reinject + \
+		   _cp_dropped_flush + _cp_dropped_congestion))
 }
 
 # ---------------------------------------------------------------- iperf3

@@ -9,8 +9,9 @@
 # filtered to pacer's code (the call site lies in pacer.ko: from its .text
 # section over coresize):
 # - the kfree_skb events whose reason is QDISC_DROP number exactly the
-#   class's drops.queue_limit delta (> 0), and pacer freed no packet for
-#   any other reason (memory, flush, reinject: 0 in the counters too);
+#   class's drops.queue_limit (> 0) plus drops.congestion deltas, and
+#   pacer freed no packet for any other reason (memory, flush, reinject:
+#   0 in the counters too);
 #   no trace event was lost (every CPU's overrun is 0);
 # - once the flow stopped, every sample of "-o prometheus class show" for
 #   class 1 (named 'udp "x"', escaped in the label) equals the counter of
@@ -100,7 +101,8 @@ grep ' kfree_skb: ' "$TMPD/trace" | head -n 2 | sed 's/^/    /'
 grep ' kfree_skb: ' "$TMPD/trace" | sed -n 's/.*reason: //p' | sort | uniq -c | sed 's/^/    reasons: /'
 check_eq "no trace event lost (overrun)" "$lost" 0
 check_ge "drops.queue_limit delta > 0" "$(class_delta C1 C0 drops_queue_limit)" 1
-check_eq "QDISC_DROP events = drops.queue_limit delta" "$qdisc" "$(class_delta C1 C0 drops_queue_limit)"
+check_eq "QDISC_DROP events = drops.queue_limit + drops.congestion deltas" "$qdisc" \
+	$(($(class_delta C1 C0 drops_queue_limit) + $(class_delta C1 C0 drops_congestion)))
 check_eq "pacer freed nothing for another reason" "$other" 0
 check_eq "drops memory/flush/reinject" \
 	"$(class_delta C1 C0 drops_memory)/$(class_delta C1 C0 drops_flush)/$(class_delta C1 C0 drops_reinject)" 0/0/0

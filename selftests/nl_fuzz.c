@@ -116,7 +116,7 @@ struct class_cfg {
 	bool has_name;
 	char name[PACER_CLASS_NAME_LEN + 1];
 	uint64_t rate, ceil;
-	uint32_t burst, limit_us, limit_bytes, target_us, mpu;
+	uint32_t burst, limit_us, limit_bytes, target_us, rtt_us, mpu;
 	int32_t overhead;
 };
 
@@ -550,6 +550,8 @@ static void put_class(struct genl_msg *m, bool cfg)
 			gen_in(1024, 1U << 30), max);
 	if (chance(p / 2))
 		val_u32(m, PACER_CLASS_A_TARGET_US, gen_in(1, 1000000), max);
+	if (chance(p / 2))
+		val_u32(m, PACER_CLASS_A_RTT_US, gen_in(1, 10000000), max);
 	if (chance(p / 2))
 		val_u32(m, PACER_CLASS_A_OVERHEAD, gen_overhead(), max);
 	if (chance(p / 2))
@@ -1051,6 +1053,7 @@ static void class_cfg_reply(const struct nlmsghdr *nlh, void *arg)
 	nla_get(CA(LIMIT_US), &c->limit_us);
 	nla_get(CA(LIMIT_BYTES), &c->limit_bytes);
 	nla_get(CA(TARGET_US), &c->target_us);
+	nla_get(CA(RTT_US), &c->rtt_us);
 	nla_get(CA(MPU), &c->mpu);
 	nla_get(CA(OVERHEAD), &c->overhead);
 #undef CA
@@ -1087,6 +1090,7 @@ static int class0_set(const struct class_cfg *c)
 	else
 		nla_put_u32(&m, PACER_CLASS_A_LIMIT_US, c->limit_us);
 	nla_put_u32(&m, PACER_CLASS_A_TARGET_US, c->target_us);
+	nla_put_u32(&m, PACER_CLASS_A_RTT_US, c->rtt_us);
 	nla_put_u32(&m, PACER_CLASS_A_OVERHEAD, c->overhead);
 	nla_put_u32(&m, PACER_CLASS_A_MPU, c->mpu);
 	nla_nest_end(&m, nest);
@@ -1104,7 +1108,8 @@ static bool class_cfg_equal(const struct class_cfg *a,
 	       a->ceil == b->ceil && a->burst == b->burst &&
 	       a->limit_us == b->limit_us &&
 	       a->limit_bytes == b->limit_bytes &&
-	       a->target_us == b->target_us && a->mpu == b->mpu &&
+	       a->target_us == b->target_us && a->rtt_us == b->rtt_us &&
+	       a->mpu == b->mpu &&
 	       a->overhead == b->overhead;
 }
 
@@ -1432,15 +1437,15 @@ int main(int argc, char **argv)
 		err = class0_get(&cfg_after);
 		tap(!err && cfg_after.found &&
 		    class_cfg_equal(&cfg_before, &cfg_after),
-		    "class 0 as before the run: rate %llu burst %u ceil %llu limit %u us / %u bytes target %u us overhead %d mpu %u name \"%s\" (got rate %llu burst %u ceil %llu limit %u us / %u bytes target %u us overhead %d mpu %u name \"%s\")",
+		    "class 0 as before the run: rate %llu burst %u ceil %llu limit %u us / %u bytes target %u us rtt %u us overhead %d mpu %u name \"%s\" (got rate %llu burst %u ceil %llu limit %u us / %u bytes target %u us rtt %u us overhead %d mpu %u name \"%s\")",
 		    (unsigned long long)cfg_before.rate, cfg_before.burst,
 		    (unsigned long long)cfg_before.ceil, cfg_before.limit_us,
 		    cfg_before.limit_bytes, cfg_before.target_us,
-		    cfg_before.overhead, cfg_before.mpu, cfg_before.name,
+		    cfg_before.rtt_us, cfg_before.overhead, cfg_before.mpu, cfg_before.name,
 		    (unsigned long long)cfg_after.rate, cfg_after.burst,
 		    (unsigned long long)cfg_after.ceil, cfg_after.limit_us,
 		    cfg_after.limit_bytes, cfg_after.target_us,
-		    cfg_after.overhead, cfg_after.mpu, cfg_after.name);
+		    cfg_after.rtt_us, cfg_after.overhead, cfg_after.mpu, cfg_after.name);
 	}
 
 	err = dev_get(&d, &a);

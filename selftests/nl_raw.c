@@ -194,6 +194,13 @@ static void class_tests(void)
 
 	nest = class_msg(&r, PACER_CMD_CLASS_NEW, 7);
 	nla_put_u64(&r.m, PACER_CLASS_A_RATE, 1000000);
+	r.bad_off = nla_put_u32(&r.m, PACER_CLASS_A_RTT_US, 10000001);
+	nla_nest_end(&r.m, nest);
+	expect_fail("class new rtt_us 10000001", &r, -EINVAL,
+		    "rtt must be 1us to 10s", -1);
+
+	nest = class_msg(&r, PACER_CMD_CLASS_NEW, 7);
+	nla_put_u64(&r.m, PACER_CLASS_A_RATE, 1000000);
 	nla_put_u32(&r.m, PACER_CLASS_A_LIMIT_US, 10000);
 	r.bad_off = nla_put_u32(&r.m, PACER_CLASS_A_LIMIT_BYTES, 65536);
 	nla_nest_end(&r.m, nest);

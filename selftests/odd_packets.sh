@@ -37,11 +37,13 @@
 # Pass 1, class 0 unlimited (target 1s): every frame arrives once,
 # byte-identical, on its VLAN, no CE (this validates the capture).  Pass
 # 2, class 0 at a low rate (5 Mbit/s, less if the sender is slow), target
-# 5ms, a limit of 1.25 times the corpus (no drop; marking from a quarter
-# of the limit on, and CoDel): the same,
-# except correct CE marks; marks must happen (ecn_marked > 0, and at least
-# one in each "must" category), and each mark the class counted is a
-# correct CE on a frame that arrived.
+# 5ms, a limit of 1.25 times the corpus (no limit drop; each backlogged
+# flow is signalled, from a quarter of the limit on at once): the same,
+# except correct CE marks, and the Not-ECT flow's signals, which are
+# losses (drops.congestion: every frame lost is one of those, no other
+# is dropped); marks must happen (ecn_marked > 0, and at least one in
+# each "must" category), and each mark the class counted is a correct CE
+# on a frame that arrived.
 #
 #   +------ NS_A ------+        +------------------ NS_B ------------------+
 #   | odd_frames send  |        | vethB: ingress matchall --> pacer0       |
@@ -108,6 +110,13 @@ path_frames() {
 		END { print n + 0 }' "$TMPD/info"
 }
 
+# category_frames NAME: frames of the corpus in category NAME.
+category_frames() {
+	sed -n "s/^category=$1 frames=\([0-9]*\) .*/\1/p" "$TMPD/info"
+}
+NOTECT_frames=$(category_frames ipv4_notect)
+is_uint "$NOTECT_frames" || die "odd_frames info has no ipv4_notect category"
+
 setup_ns NS_A NS_B
 load_pacer
 veth_pair "$NS_A" vethA 10.0.21.1 "$NS_B" vethB 10.0.21.2
@@ -137,15 +146,17 @@ done
 
 pacer_add "$NS_B" pacer0
 redirect_ingress "$NS_B" vethB pacer0
-# Room for the whole corpus and a quarter more: nothing is dropped, and
-# pacer marks every ECT packet of a flow with more than an MTU queued
-# while the class holds a quarter of its limit (under a third of the
-# corpus: reached if the sender outruns the rate 1.5 times).
+# Room for the whole corpus and a quarter more: nothing reaches the limit,
+# and every flow (a category) with more than an MTU queued is signalled
+# at once when the class holds a quarter of its limit (under a third of
+# the corpus: reached if the sender outruns the rate 1.5 times), then
+# again each rtt while its queue stands.
 LIMIT_K=$((CORPUS_bytes * 5 / 4 / 1024 + 64))
 ip -n "$NS_B" link set pacer0 txqueuelen $((CORPUS_frames * 2))
 # Unshaped, class 0 still queues while the CPU falls behind (up to 100 ms
-# on the debug kernel): target 1s keeps CoDel from marking then, so that
-# pass 1 can ask for no mark at all.
+# on the debug kernel); a class without a rate signals nobody, and
+# target 1s would keep it from doing so anyway: pass 1 asks for no mark
+# and no drop at all.
 pc "$NS_B" class change dev pacer0 id 0 limit "${LIMIT_K}k" target 1s
 
 # vlan_counts VAR: rx_packets of the VLAN devices, as VAR_vethB_5_10=...
@@ -200,7 +211,7 @@ run_pass() {
 	[ -z "$C1_ecn_unparsed" ] ||
 		log "class 0 ecn_unparsed: +$(class_delta C1 C0 ecn_unparsed)"
 
-	for p in sent received ce corrupted wrong_vlan lost dup unmatched pre_seen pre_dup pre_changed; do
+	for p in sent received ce corrupted wrong_vlan lost signal_lost dup unmatched pre_seen pre_dup pre_changed; do
 		v=$(summary_get "$p")
 		eval "S_$p=\$v"
 	done
@@ -209,16 +220,25 @@ run_pass() {
 	check_eq "$mode: frames sent" "$(sed -n 's/^sent=\([0-9]*\).*/\1/p' "$TMPD/send.out")" "$CORPUS_frames"
 	check_eq "$mode: vethB rx_packets delta" $((V1_rx_packets - V0_rx_packets)) "$CORPUS_frames"
 	check_eq "$mode: class 0 rx_packets delta" "$(class_delta C1 C0 rx_packets)" "$CORPUS_frames"
-	check_eq "$mode: class 0 tx_packets delta" "$(class_delta C1 C0 tx_packets)" "$CORPUS_frames"
-	check_eq "$mode: class 0 dropped_packets delta" "$(class_delta C1 C0 dropped_packets)" 0
+	# The congestion signal to the Not-ECT flow is a loss (shaped
+	# only): nothing else is dropped, and every loss is one of those.
+	signalled=$(class_delta C1 C0 drops_congestion)
+	check_eq "$mode: class 0 tx_packets delta (+ drops.congestion $signalled)" \
+		$(($(class_delta C1 C0 tx_packets) + signalled)) "$CORPUS_frames"
+	check_eq "$mode: class 0 dropped_packets delta = drops.congestion delta" \
+		"$(class_delta C1 C0 dropped_packets)" "$signalled"
+	check_le "$mode: drops.congestion delta vs the Not-ECT frames" \
+		"$signalled" "$NOTECT_frames"
 	check_eq "$mode: tap on vethB (before tc ingress) saw each frame once" \
 		"$S_pre_seen/$S_pre_dup" "$CORPUS_frames/0"
 	check_eq "$mode: tap copies (read last) that differ from what was sent" \
 		"$S_pre_changed" 0
-	check_eq "$mode: frames received after pacer" "$S_received" "$CORPUS_frames"
+	check_eq "$mode: frames received after pacer (+ drops.congestion)" \
+		$((S_received + signalled)) "$CORPUS_frames"
 	check_eq "$mode: frames corrupted" "$S_corrupted" 0
 	check_eq "$mode: frames on the wrong VLAN" "$S_wrong_vlan" 0
-	check_eq "$mode: frames lost" "$S_lost" 0
+	check_eq "$mode: frames lost = Not-ECT frames lost = drops.congestion" \
+		"$S_lost/$S_signal_lost" "$signalled/$signalled"
 	check_eq "$mode: frames duplicated" "$S_dup" 0
 	check_eq "$mode: frames unmatched or truncated" "$S_unmatched" 0
 	# The kernel's own count of what arrived on each VLAN device.
@@ -234,6 +254,7 @@ step "pass 1: class 0 unlimited, every frame must come through unchanged"
 run_pass unshaped
 check_eq "unshaped: CE-marked frames" "$S_ce" 0
 check_eq "unshaped: class 0 ecn_marked delta" "$(class_delta C1 C0 ecn_marked)" 0
+check_eq "unshaped: class 0 drops.congestion delta" "$(class_delta C1 C0 drops_congestion)" 0
 
 # Premise of pass 2: the sender outruns the class at least twice, so that
 # the backlog passes a quarter of the limit.  Under TCG the debug kernel's
@@ -252,6 +273,8 @@ run_pass shaped
 marked=$(class_delta C1 C0 ecn_marked)
 check_ge "shaped: class 0 ecn_marked delta (marking happened)" "$marked" 1
 check_ge "shaped: correct CE marks among the frames received" "$S_ce" 1
+check_ge "shaped: class 0 drops.congestion delta (the Not-ECT flow was signalled too)" \
+	"$(class_delta C1 C0 drops_congestion)" 1
 check_eq "shaped: every mark the class counted is a correct CE on a frame received (marks on frames corrupted: $S_corrupted, on frames moved to another VLAN: $S_wrong_vlan)" \
 	"$S_ce" "$marked"
 check_ge "shaped: class 0 ecn_unparsed delta (marks due on MPLS, PPPoE, ... frames, left alone)" \

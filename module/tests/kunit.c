@@ -11,8 +11,11 @@
  *   up to U32_MAX bytes; a bucket's tokens, what they pay for, its debt
  *   after a packet larger than the bucket, and idle times that would
  *   overflow a naive sum.
- * - pacer_codel: the control law at count 0 and at 2^32 - 1, and a flow
- *   that marks past 2^32 times (the count saturates: no division by 0).
+ * - pacer_signal: one signal per congestion episode: a standing queue is
+ *   signalled once, then not again until the RTT and the sojourn have
+ *   passed; a burst that arrived at once, sparse flows and sojourns below
+ *   the level are left alone; times near U64_MAX do not wrap into an
+ *   early signal.
  * - pacer_hist: the sojourn histogram's bucket boundaries, 0 to U64_MAX.
  * - pacer_charge: what a GSO packet is charged: its segments' headers,
  *   overhead and mpu per segment, bounded by what it is on the wire when
@@ -142,57 +145,177 @@ static void pacer_bucket_tokens(struct kunit *test)
 	KUNIT_EXPECT_LE(test, b.tokens, 1LL);
 }
 
-/* ---- CoDel -------------------------------------------------------------- */
+/* ---- one signal per episode ------------------------------------------- */
 
-static void pacer_codel_law(struct kunit *test)
+/*
+ * 20 Mbit/s, 5 ms target, 40 ms RTT, a 200 ms limit: a level of 25 ms,
+ * 62,500 bytes; pressure at a quarter of the limit, 125,000 bytes.
+ */
+static const struct pacer_signal pacer_test_signal = {
+	.level = 25 * NSEC_PER_MSEC,
+	.level_bytes = 62500,
+	.persist = 5 * NSEC_PER_MSEC,
+	.pressure = 125000,
+	.rtt = 40 * NSEC_PER_MSEC,
+	.mtu = 1514,
+};
+
+/* What the dequeue does: signal when due, and remember it was sent. */
+static bool pacer_test_signal_at(struct pacer_flow *flow, u64 sojourn,
+				 u64 class_backlog, u64 now)
 {
-	const u64 interval = 100 * NSEC_PER_MSEC;
+	const struct pacer_signal *p = &pacer_test_signal;
 
-	/* count 0 would divide by int_sqrt(0): it counts as 1. */
-	KUNIT_EXPECT_EQ(test, pacer_codel_control_law(0, interval, 0), interval);
-	KUNIT_EXPECT_EQ(test, pacer_codel_control_law(0, interval, 1), interval);
-	KUNIT_EXPECT_EQ(test, pacer_codel_control_law(0, interval, 4),
-			interval / 2);
-	KUNIT_EXPECT_EQ(test, pacer_codel_control_law(0, interval, U32_MAX),
-			div_u64(interval, 65535));
+	if (!pacer_flow_should_signal(flow, p, sojourn, class_backlog, now))
+		return false;
+	pacer_flow_signalled(flow, p, sojourn, now);
+	return true;
 }
 
-static void pacer_codel_saturates(struct kunit *test)
+static void pacer_signal_episode(struct kunit *test)
 {
-	const struct pacer_codel p = {
-		.target = 5 * NSEC_PER_MSEC,
-		.interval = 100 * NSEC_PER_MSEC,
-		.mtu = 1514,
-	};
-	struct pacer_flow flow = {
-		.backlog = 1 << 20,
-		.first_above = 1,
-		.marking = true,
-		.count = U32_MAX - 2,
-	};
-	u64 now = NSEC_PER_SEC;
-	int i, marks = 0;
+	const u64 ms = NSEC_PER_MSEC, sojourn = 30 * ms, backlog = 80000;
+	struct pacer_flow flow = { .backlog = 64 << 10 };
+	u64 now = NSEC_PER_SEC, t;
+	int signals = 0;
 
-	flow.mark_next = now;
-	/* A flow that has marked for hours, past 2^32 marks. */
-	for (i = 0; i < 8; i++) {
-		if (pacer_codel_should_mark(&flow, &p, 10 * NSEC_PER_MSEC, now))
-			marks++;
-		now = flow.mark_next;
-	}
-	KUNIT_EXPECT_EQ(test, marks, 8);
-	KUNIT_EXPECT_EQ(test, flow.count, U32_MAX);
-	KUNIT_EXPECT_TRUE(test, flow.marking);
+	/* At the level, but not for the persist time yet. */
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, sojourn, backlog,
+						      now));
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, sojourn, backlog,
+						      now + 4 * ms));
+	/* Standing: one signal, then none for RTT + sojourn (70 ms). */
+	for (t = now + 5 * ms; t < now + 75 * ms; t += ms)
+		signals += pacer_test_signal_at(&flow, sojourn, backlog, t);
+	KUNIT_EXPECT_EQ(test, signals, 1);
+	/* Still standing as high after that: the sender did not cut enough. */
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, sojourn, backlog,
+						     now + 75 * ms));
+	KUNIT_EXPECT_EQ(test, flow.signal_sojourn_us, 30000U);
 
-	/* Leaving and re-entering soon resumes near the old rate. */
-	KUNIT_EXPECT_FALSE(test, pacer_codel_should_mark(&flow, &p, 0, now));
-	KUNIT_EXPECT_FALSE(test, flow.marking);
-	flow.first_above = 1;
-	KUNIT_EXPECT_TRUE(test, pacer_codel_should_mark(&flow, &p,
-							10 * NSEC_PER_MSEC,
-							now + 1));
-	KUNIT_EXPECT_GE(test, flow.count, 1U);
-	KUNIT_EXPECT_GT(test, flow.mark_next, now);
+	/* Standing but draining after the quiet time: the cut is showing. */
+	flow = (struct pacer_flow){ .backlog = 64 << 10, .above_since = now };
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, sojourn, backlog,
+						     now + 5 * ms));
+	for (t = now + 80 * ms; t < now + 300 * ms; t += ms)
+		KUNIT_EXPECT_FALSE(test,
+				   pacer_test_signal_at(&flow, sojourn - 1000,
+							backlog, t));
+	/* Once it fell below the level, a queue that stands is a new episode. */
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 2 * ms, backlog,
+						      now + 300 * ms));
+	KUNIT_EXPECT_EQ(test, flow.signal_sojourn_us, 0U);
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 26 * ms, backlog,
+						      now + 301 * ms));
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, 26 * ms, backlog,
+						     now + 306 * ms));
+
+	/* A packet below the level ends the episode's persist time. */
+	flow = (struct pacer_flow){ .backlog = 64 << 10 };
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, sojourn, backlog,
+						      now));
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 2 * ms, backlog,
+						      now + 3 * ms));
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, sojourn, backlog,
+						      now + 6 * ms));
+	KUNIT_EXPECT_EQ(test, flow.above_since, now + 6 * ms);
+
+	/* A due signal no packet carried (no IP header found) is still due. */
+	flow = (struct pacer_flow){ .backlog = 64 << 10, .above_since = now };
+	KUNIT_EXPECT_TRUE(test, pacer_flow_should_signal(&flow,
+							 &pacer_test_signal,
+							 sojourn, backlog,
+							 now + 5 * ms));
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, sojourn, backlog,
+						     now + 6 * ms));
+}
+
+static void pacer_signal_edges(struct kunit *test)
+{
+	const u64 ms = NSEC_PER_MSEC;
+	struct pacer_flow flow = { .backlog = 1514 };
+	u64 now = NSEC_PER_SEC, t;
+	int signals = 0;
+
+	/* A sparse flow, even with a long sojourn behind a full class. */
+	for (t = now; t < now + 100 * ms; t += ms)
+		signals += pacer_test_signal_at(&flow, 500 * ms, 1 << 20, t);
+	KUNIT_EXPECT_EQ(test, signals, 0);
+	/*
+	 * A burst that arrived at once: its last packets waited past the
+	 * level, but what stands behind them is less than the level's bytes.
+	 */
+	flow = (struct pacer_flow){ .backlog = 64 << 10 };
+	for (t = now; t < now + 30 * ms; t += ms)
+		signals += pacer_test_signal_at(&flow, 30 * ms, 62499, t);
+	KUNIT_EXPECT_EQ(test, signals, 0);
+	/* Below half the level: nothing, however full the class. */
+	for (t = now; t < now + 30 * ms; t += ms)
+		signals += pacer_test_signal_at(&flow, 12 * ms, 1 << 20, t);
+	KUNIT_EXPECT_EQ(test, signals, 0);
+	/* Pressure (slow start): half the level waited, told at once. */
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, 13 * ms, 125000,
+						     now + 40 * ms));
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 13 * ms, 125000,
+						      now + 41 * ms));
+	/* Times at the end of the clock's range do not wrap. */
+	flow = (struct pacer_flow){ .backlog = 64 << 10 };
+	now = U64_MAX - 10 * ms;
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 30 * ms, 62500,
+						      now));
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, 30 * ms, 62500,
+						     now + 5 * ms));
+	KUNIT_EXPECT_EQ(test, flow.quiet_until, U64_MAX);
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 30 * ms, 62500,
+						      now + 9 * ms));
+}
+
+/* ---- queue: the limit's victim -------------------------------------------- */
+
+static struct sk_buff *pacer_test_queued(struct kunit *test, unsigned int len)
+{
+	struct sk_buff *skb = alloc_skb(len, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_put(skb, len);
+	return skb;
+}
+
+static void pacer_queue_victim(struct kunit *test)
+{
+	struct pacer_flow flows[3];
+	struct pacer_queue q;
+	struct sk_buff *skb;
+	int i;
+
+	pacer_queue_init(&q, 1514);
+	for (i = 0; i < 3; i++)
+		pacer_flow_init(&flows[i]);
+	/* Flow 1 holds the most bytes: its oldest packet goes first. */
+	pacer_queue_add(&q, &flows[0], pacer_test_queued(test, 1000), 1);
+	pacer_queue_add(&q, &flows[1], pacer_test_queued(test, 900), 1);
+	pacer_queue_add(&q, &flows[1], pacer_test_queued(test, 901), 1);
+	pacer_queue_add(&q, &flows[2], pacer_test_queued(test, 1500), 1);
+	KUNIT_EXPECT_PTR_EQ(test, q.fattest, &flows[1]);
+	skb = pacer_queue_take_fattest(&q);
+	KUNIT_EXPECT_EQ(test, skb->len, 900U);
+	kfree_skb(skb);
+	/* Its second packet too: it is still remembered, no scan needed. */
+	skb = pacer_queue_take_fattest(&q);
+	KUNIT_EXPECT_EQ(test, skb->len, 901U);
+	kfree_skb(skb);
+	/* Emptied, it is forgotten; a scan finds flow 2 and keeps it. */
+	KUNIT_EXPECT_PTR_EQ(test, q.fattest, (struct pacer_flow *)NULL);
+	skb = pacer_queue_take_fattest(&q);
+	KUNIT_EXPECT_EQ(test, skb->len, 1500U);
+	kfree_skb(skb);
+	skb = pacer_queue_take_fattest(&q);
+	KUNIT_EXPECT_EQ(test, skb->len, 1000U);
+	kfree_skb(skb);
+	KUNIT_EXPECT_PTR_EQ(test, pacer_queue_take_fattest(&q),
+			    (struct sk_buff *)NULL);
+	KUNIT_EXPECT_EQ(test, q.backlog_packets, 0U);
+	KUNIT_EXPECT_EQ(test, q.backlog_bytes, 0ULL);
 }
 
 /* ---- sojourn histogram -------------------------------------------------- */
@@ -559,9 +682,14 @@ static struct kunit_case pacer_bucket_cases[] = {
 	{}
 };
 
-static struct kunit_case pacer_codel_cases[] = {
-	KUNIT_CASE(pacer_codel_law),
-	KUNIT_CASE(pacer_codel_saturates),
+static struct kunit_case pacer_signal_cases[] = {
+	KUNIT_CASE(pacer_signal_episode),
+	KUNIT_CASE(pacer_signal_edges),
+	{}
+};
+
+static struct kunit_case pacer_queue_cases[] = {
+	KUNIT_CASE(pacer_queue_victim),
 	{}
 };
 
@@ -589,9 +717,14 @@ static struct kunit_suite pacer_bucket_suite = {
 	.test_cases = pacer_bucket_cases,
 };
 
-static struct kunit_suite pacer_codel_suite = {
-	.name = "pacer_codel",
-	.test_cases = pacer_codel_cases,
+static struct kunit_suite pacer_signal_suite = {
+	.name = "pacer_signal",
+	.test_cases = pacer_signal_cases,
+};
+
+static struct kunit_suite pacer_queue_suite = {
+	.name = "pacer_queue",
+	.test_cases = pacer_queue_cases,
 };
 
 static struct kunit_suite pacer_hist_suite = {
@@ -611,8 +744,9 @@ static struct kunit_suite pacer_ecn_suite = {
 	.test_cases = pacer_ecn_cases,
 };
 
-kunit_test_suites(&pacer_bucket_suite, &pacer_codel_suite, &pacer_hist_suite,
-		  &pacer_charge_suite, &pacer_ecn_suite);
+kunit_test_suites(&pacer_bucket_suite, &pacer_signal_suite,
+		  &pacer_queue_suite, &pacer_hist_suite, &pacer_charge_suite,
+		  &pacer_ecn_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests of pacer's arithmetic and header handling");

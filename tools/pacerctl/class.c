@@ -38,6 +38,8 @@
 #define LIMIT_BYTES_MAX	(UINT64_C(1) << 30)
 #define TARGET_NS_MIN	UINT64_C(1000)			/* 1us */
 #define TARGET_NS_MAX	UINT64_C(1000000000)		/* 1s */
+#define RTT_NS_MIN	UINT64_C(1000)			/* 1us */
+#define RTT_NS_MAX	UINT64_C(10000000000)		/* 10s */
 #define OVERHEAD_MIN	(-64)
 #define OVERHEAD_MAX	256
 #define MPU_MAX		4096
@@ -101,13 +103,14 @@ static const struct pacerctl_cmd class_cmds[] = {
 };
 
 #define CLASS_OPTIONS \
-	"[ burst SIZE ] [ ceil RATE ] [ limit TIME|SIZE ] [ target TIME ] [ overhead N ] [ mpu N ] [ gso auto|split|keep ] [ name NAME ]"
+	"[ burst SIZE ] [ ceil RATE ] [ limit TIME|SIZE ] [ target TIME ] [ rtt TIME ] [ overhead N ] [ mpu N ] [ gso auto|split|keep ] [ name NAME ]"
 
 static void class_usage(FILE *f)
 {
 	fputs("Usage: pacerctl class add dev DEV id ID rate RATE [ burst SIZE ] [ ceil RATE ]\n"
-	      "                          [ limit TIME|SIZE ] [ target TIME ] [ overhead N ]\n"
-	      "                          [ mpu N ] [ gso auto|split|keep ] [ name NAME ]\n"
+	      "                          [ limit TIME|SIZE ] [ target TIME ] [ rtt TIME ]\n"
+	      "                          [ overhead N ] [ mpu N ] [ gso auto|split|keep ]\n"
+	      "                          [ name NAME ]\n"
 	      "       pacerctl class change dev DEV id ID [ rate RATE ] [ burst SIZE ] ...\n"
 	      "       pacerctl class del dev DEV id ID\n"
 	      "       pacerctl [ -j ] [ -p ] [ -s ] class show dev DEV [ id ID ]\n"
@@ -128,8 +131,11 @@ static void class_usage(FILE *f)
 	      "    limit TIME      queue limit as time at rate, 1us to 10s (us, ms, s;\n"
 	      "                    default 100ms)\n"
 	      "    limit SIZE      queue limit in bytes, 1k to 1g\n"
-	      "    target TIME     sojourn above which ECN-capable packets are marked CE,\n"
+	      "    target TIME     standing delay a flow may keep beyond half its RTT\n"
+	      "                    before its sender is told to slow down (a CE mark),\n"
 	      "                    1us to 1s (default 5ms)\n"
+	      "    rtt TIME        round-trip time the class's flows are expected to have,\n"
+	      "                    1us to 10s (default 100ms)\n"
 	      "    overhead N      bytes added to each packet's length, -64 to 256\n"
 	      "    mpu N           minimum charged length of a packet, 0 to 4096\n"
 	      "    gso MODE        split GSO packets into their segments (split), keep\n"
@@ -292,6 +298,13 @@ static int class_parse_target(const char *value, struct class_args *a)
 				"1us to 1s", &a->cls.target_us);
 }
 
+static int class_parse_rtt(const char *value, struct class_args *a)
+{
+	a->cls.has |= PACER_BIT(PACER_CLASS_A_RTT_US);
+	return class_time_value("rtt", value, RTT_NS_MIN, RTT_NS_MAX,
+				"1us to 10s", &a->cls.rtt_us);
+}
+
 /* A time (PACER_CLASS_A_LIMIT_US) or a size (_LIMIT_BYTES), by its unit. */
 static int class_parse_limit(const char *value, struct class_args *a)
 {
@@ -394,6 +407,7 @@ static const struct class_keyword {
 	{ "ceil", class_parse_ceil, CLASS_SET },
 	{ "limit", class_parse_limit, CLASS_SET },
 	{ "target", class_parse_target, CLASS_SET },
+	{ "rtt", class_parse_rtt, CLASS_SET },
 	{ "overhead", class_parse_overhead, CLASS_SET },
 	{ "mpu", class_parse_mpu, CLASS_SET },
 	{ "gso", class_parse_gso, CLASS_SET },
@@ -467,7 +481,7 @@ static int class_check_required(const struct class_args *a)
 		return pacer_usage_error("\"%s\" needs \"rate RATE\"",
 					 a->command);
 	if (a->which == CLASS_CHANGE && !settable)
-		return pacer_usage_error("\"%s\" needs something to change: rate, burst, ceil, limit, target, overhead, mpu, gso or name",
+		return pacer_usage_error("\"%s\" needs something to change: rate, burst, ceil, limit, target, rtt, overhead, mpu, gso or name",
 					 a->command);
 	return class_check_combination(a);
 }
@@ -522,6 +536,8 @@ static int class_put(struct nl_msg *msg, const struct pacer_class_info *c)
 	     nla_put_u32(msg, PACER_CLASS_A_LIMIT_BYTES, c->limit_bytes) < 0) ||
 	    (HAS(TARGET_US) &&
 	     nla_put_u32(msg, PACER_CLASS_A_TARGET_US, c->target_us) < 0) ||
+	    (HAS(RTT_US) &&
+	     nla_put_u32(msg, PACER_CLASS_A_RTT_US, c->rtt_us) < 0) ||
 	    (HAS(OVERHEAD) &&
 	     nla_put_s32(msg, PACER_CLASS_A_OVERHEAD, c->overhead) < 0) ||
 	    (HAS(MPU) && nla_put_u32(msg, PACER_CLASS_A_MPU, c->mpu) < 0) ||
@@ -571,6 +587,7 @@ static const struct nla_policy class_policy[PACER_CLASS_A_MAX + 1] = {
 	[PACER_CLASS_A_STATS] = { .type = NLA_NESTED },
 	[PACER_CLASS_A_GSO] = { .type = NLA_U8 },
 	[PACER_CLASS_A_QUEUE_LIMIT] = { .type = NLA_U32 },
+	[PACER_CLASS_A_RTT_US] = { .type = NLA_U32 },
 };
 
 static void class_decode_config(struct nlattr **tb, struct pacer_class_info *c)
@@ -596,6 +613,7 @@ static void class_decode_config(struct nlattr **tb, struct pacer_class_info *c)
 	GET(LIMIT_US, limit_us, u32);
 	GET(LIMIT_BYTES, limit_bytes, u32);
 	GET(TARGET_US, target_us, u32);
+	GET(RTT_US, rtt_us, u32);
 	GET(OVERHEAD, overhead, s32);
 	GET(MPU, mpu, u32);
 	GET(GSO, gso, u8);
@@ -640,7 +658,7 @@ int pacer_class_decode(struct nlmsghdr *nlh, struct pacer_msg_dev *dev,
  *
  * Text: " name s3 rate 20Mbit burst 128Kb ceil none limit 100ms ...";
  * JSON: name, rate_bps, burst, ceil_bps, limit_us or limit_bytes,
- * target_us, overhead, mpu.
+ * target_us, rtt_us, overhead, mpu.
  */
 void pacer_class_print_config(const struct pacer_class_info *cls)
 {
@@ -694,6 +712,12 @@ void pacer_class_print_config(const struct pacer_class_info *cls)
 		print_string(PRINT_FP, NULL, " target %s",
 			     format_time(buf, sizeof(buf),
 					 cls->target_us * UINT64_C(1000)));
+	}
+	if (HAS(RTT_US)) {
+		print_uint(PRINT_JSON, "rtt_us", NULL, cls->rtt_us);
+		print_string(PRINT_FP, NULL, " rtt %s",
+			     format_time(buf, sizeof(buf),
+					 cls->rtt_us * UINT64_C(1000)));
 	}
 	if (HAS(OVERHEAD))
 		print_int(PRINT_ANY, "overhead", " overhead %d", cls->overhead);

@@ -42,6 +42,8 @@ static const struct dev_stat {
 	  "dropped", "not_redirected" },
 	{ PACER_DEV_STATS_DROPPED_QUEUE_LIMIT, "dropped_queue_limit",
 	  "dropped", "queue_limit" },
+	{ PACER_DEV_STATS_DROPPED_CONGESTION, "dropped_congestion",
+	  "dropped", "congestion" },
 	{ PACER_DEV_STATS_DROPPED_MEMORY, "dropped_memory",
 	  "dropped", "memory" },
 	{ PACER_DEV_STATS_DROPPED_REINJECT, "dropped_reinject",

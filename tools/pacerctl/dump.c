@@ -62,13 +62,20 @@ static int dump_on_dev(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-/* The kernel's burst for a class that was given none (module/class.c). */
-static uint64_t dump_default_burst(uint64_t rate)
+/*
+ * The kernel's burst for a class that was given none (module/class.c):
+ * 10 ms at the rate, at least 16 KiB when the class splits GSO packets
+ * and 128 KiB when it keeps them whole, at most 1000 s at the rate.
+ */
+static uint64_t dump_default_burst(uint64_t rate, uint8_t gso)
 {
 	unsigned __int128 div = (unsigned __int128)1000000000 * 8;
 	unsigned __int128 at10ms = (unsigned __int128)rate * 10000000 / div;
 	unsigned __int128 at1000s = (unsigned __int128)rate * 1000000000000ULL / div;
-	unsigned __int128 burst = at10ms > 2 * 65536 ? at10ms : 2 * 65536;
+	bool split = gso == PACER_GSO_SPLIT ||
+		     (gso == PACER_GSO_AUTO && rate < 1000000000ULL);
+	unsigned __int128 min = split ? 16 << 10 : 2 * 65536;
+	unsigned __int128 burst = at10ms > min ? at10ms : min;
 
 	if (!rate)
 		return 0;
@@ -99,7 +106,7 @@ static void dump_class_attrs(const struct pacer_class_info *c, bool rate)
 {
 	if (rate)
 		printf(" rate %" PRIu64 "bit", c->rate);
-	if (c->burst != dump_default_burst(c->rate))
+	if (c->burst != dump_default_burst(c->rate, c->gso))
 		printf(" burst %u", c->burst);
 	if (c->ceil)
 		printf(" ceil %" PRIu64 "bit", c->ceil);
@@ -109,8 +116,11 @@ static void dump_class_attrs(const struct pacer_class_info *c, bool rate)
 		printf(" limit %u", c->limit_bytes);
 	else
 		printf(" limit %uus", c->limit_us);
-	printf(" target %uus overhead %d mpu %u", c->target_us, c->overhead,
-	       c->mpu);
+	printf(" target %uus", c->target_us);
+	/* A kernel that predates rtt leaves it out: so does the dump. */
+	if (c->has & PACER_BIT(PACER_CLASS_A_RTT_US))
+		printf(" rtt %uus", c->rtt_us);
+	printf(" overhead %d mpu %u", c->overhead, c->mpu);
 	if (c->has & PACER_BIT(PACER_CLASS_A_GSO) &&
 	    c->gso < ARRAY_SIZE(dump_gso))
 		printf(" gso %s", dump_gso[c->gso]);

@@ -56,6 +56,7 @@ struct pacer_class_stats {
  * @limit_us: PACER_CLASS_A_LIMIT_US
  * @limit_bytes: PACER_CLASS_A_LIMIT_BYTES
  * @target_us: PACER_CLASS_A_TARGET_US
+ * @rtt_us: PACER_CLASS_A_RTT_US
  * @overhead: PACER_CLASS_A_OVERHEAD, bytes
  * @mpu: PACER_CLASS_A_MPU, bytes
  * @gso: PACER_CLASS_A_GSO, &enum pacer_gso
@@ -72,6 +73,7 @@ struct pacer_class_info {
 	uint32_t limit_us;
 	uint32_t limit_bytes;
 	uint32_t target_us;
+	uint32_t rtt_us;
 	int32_t overhead;
 	uint32_t mpu;
 	uint8_t gso;

@@ -168,6 +168,7 @@ static const char *const drop_keys[PACER_DROP_MAX + 1] = {
 	[PACER_DROP_MEMORY] = "memory",
 	[PACER_DROP_REINJECT] = "reinject",
 	[PACER_DROP_FLUSH] = "flush",
+	[PACER_DROP_CONGESTION] = "congestion",
 };
 
 static void stats_json_hist(const struct pacer_class_stats *st)
@@ -245,8 +246,8 @@ static void stats_text_hist(const struct pacer_class_stats *st)
  *  Sent 1234 bytes 12 pkt (dropped 1, backlog 0b 0p)
  *  delayed 10 pkt (83.3%) 12000 bytes, sojourn avg 1.2ms p50 <=1ms
  *   p99 <=4.1ms max 5.1ms   (one line)
- *  drops 66 bytes: queue_limit 1 memory 0 reinject 0 flush 0, ecn_marked 0
- *   ecn_unparsed 0, backlog peak 64Kb   (all on one line)
+ *  drops 66 bytes: queue_limit 1 memory 0 reinject 0 flush 0 congestion 0,
+ *   ecn_marked 0 ecn_unparsed 0, backlog peak 64Kb   (all on one line)
  */
 static void stats_text(const struct pacer_class_stats *st,
 		       const struct stats_derived *d, int level)

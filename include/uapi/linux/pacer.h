@@ -146,6 +146,8 @@ enum pacer_attr {
  * @PACER_DEV_STATS_ECN_UNPARSED: packets due a CE mark whose IP header
  *	pacer could not locate (MPLS, PPPoE, other encapsulations): left as
  *	they were
+ * @PACER_DEV_STATS_DROPPED_CONGESTION: packets dropped as a congestion
+ *	signal to a sender that cannot take a CE mark (not ECN-capable)
  * @__PACER_DEV_STATS_MAX: internal
  * @PACER_DEV_STATS_MAX: highest attribute number
  */
@@ -166,6 +168,7 @@ enum pacer_dev_stats_attr {
 	PACER_DEV_STATS_DROPPED_MEMORY,
 	PACER_DEV_STATS_ECN_MARKED,
 	PACER_DEV_STATS_ECN_UNPARSED,
+	PACER_DEV_STATS_DROPPED_CONGESTION,
 
 	__PACER_DEV_STATS_MAX,
 	PACER_DEV_STATS_MAX = __PACER_DEV_STATS_MAX - 1
@@ -231,8 +234,8 @@ enum pacer_gso {
  * @PACER_CLASS_A_LIMIT_US: u32, queue limit as sojourn at rate (default
  *	100 ms); exclusive with @PACER_CLASS_A_LIMIT_BYTES
  * @PACER_CLASS_A_LIMIT_BYTES: u32, queue limit in bytes
- * @PACER_CLASS_A_TARGET_US: u32, sojourn above which ECN-capable packets
- *	are marked CE (CoDel control law); default 5000
+ * @PACER_CLASS_A_TARGET_US: u32, standing delay a flow may keep beyond
+ *	half its round trip before its sender is signalled (CE); default 5000
  * @PACER_CLASS_A_OVERHEAD: s32, bytes added to each packet's length (per
  *	segment of a GSO packet) when charging the bucket
  * @PACER_CLASS_A_MPU: u32, minimum charged length of a packet
@@ -241,6 +244,8 @@ enum pacer_gso {
  * @PACER_CLASS_A_GSO: u8, &enum pacer_gso (default %PACER_GSO_AUTO)
  * @PACER_CLASS_A_QUEUE_LIMIT: u32, bytes the class may queue in all, from
  *	its limit at its rate (replies only)
+ * @PACER_CLASS_A_RTT_US: u32, round-trip time the class's flows are
+ *	expected to have (as cake's rtt); default 100000
  * @__PACER_CLASS_A_MAX: internal
  * @PACER_CLASS_A_MAX: highest attribute number
  */
@@ -260,6 +265,7 @@ enum pacer_class_attr {
 	PACER_CLASS_A_PAD,
 	PACER_CLASS_A_GSO,
 	PACER_CLASS_A_QUEUE_LIMIT,
+	PACER_CLASS_A_RTT_US,
 
 	__PACER_CLASS_A_MAX,
 	PACER_CLASS_A_MAX = __PACER_CLASS_A_MAX - 1
@@ -335,6 +341,9 @@ enum pacer_stats_attr {
  * @PACER_DROP_MEMORY: the device-wide memory cap was reached
  * @PACER_DROP_REINJECT: the device the packet came from was gone
  * @PACER_DROP_FLUSH: queued when its class or the device went away or down
+ * @PACER_DROP_CONGESTION: the congestion signal (one per episode, from the
+ *	head of a flow whose queue stands) to a sender that is not
+ *	ECN-capable, where an ECN-capable one gets a CE mark
  * @__PACER_DROP_MAX: internal
  * @PACER_DROP_MAX: highest reason
  */
@@ -344,6 +353,7 @@ enum pacer_drop_reason {
 	PACER_DROP_MEMORY,
 	PACER_DROP_REINJECT,
 	PACER_DROP_FLUSH,
+	PACER_DROP_CONGESTION,
 
 	__PACER_DROP_MAX,
 	PACER_DROP_MAX = __PACER_DROP_MAX - 1
