@@ -73,50 +73,16 @@ fit_mbit MBIT 20
 pc "$NS_B" class add dev pacer0 id 1 name both rate "${MBIT}mbit"
 pc "$NS_B" rule add dev pacer0 src 10.0.20.1/32 class 1
 
-# cpu_counts VAR: VAR_rx0 VAR_tx0 VAR_j0 VAR_rx1 VAR_tx1 VAR_j1 from
-# pacerctl -s -s (j: joined_packets).
-cpu_counts() {
-	eval "$(ip netns exec "$NS_B" pacerctl -j -s -s dev show dev pacer0 |
-		json_flat | awk -F '\t' -v v="$1" '
-			$1 ~ /^0[.]cpus[.][0-9]+[.]cpu$/ { split($1, p, "."); cpu[p[3]] = $2 }
-			$1 ~ /^0[.]cpus[.][0-9]+[.]rx_packets$/ { split($1, p, "."); rx[p[3]] = $2 }
-			$1 ~ /^0[.]cpus[.][0-9]+[.]tx_packets$/ { split($1, p, "."); tx[p[3]] = $2 }
-			$1 ~ /^0[.]cpus[.][0-9]+[.]joined_packets$/ { split($1, p, "."); jn[p[3]] = $2 }
-			END { for (i in cpu) if (cpu[i] < 2) {
-				print v "_rx" cpu[i] "=" rx[i]; print v "_tx" cpu[i] "=" tx[i]
-				print v "_j" cpu[i] "=" jn[i] + 0 } }')"
-}
-
-# two_flows TAG: both flows for SECS; sets BPS (their goodput together).
-two_flows() {
-	local p0 p1
-
-	bg ip netns exec "$NS_A" taskset -c 0 iperf3 -c 10.0.20.2 -p 5201 \
-		-t "$SECS" -J --get-server-output >"$TMPD/$1-0.json" 2>&1
-	p0=$BGPID
-	bg ip netns exec "$NS_A" taskset -c 1 iperf3 -c 10.0.20.2 -p 5202 \
-		-t "$SECS" -J --get-server-output >"$TMPD/$1-1.json" 2>&1
-	p1=$BGPID
-	wait_exit "$p0" $((SECS + 30)) || die "the flow on CPU 0 did not end"
-	[ "$EXIT_STATUS" = 0 ] || die "the flow on CPU 0 failed: $(jq -r .error "$TMPD/$1-0.json")"
-	wait_exit "$p1" 30 || die "the flow on CPU 1 did not end"
-	[ "$EXIT_STATUS" = 0 ] || die "the flow on CPU 1 failed: $(jq -r .error "$TMPD/$1-1.json")"
-	b0=$(iperf_rx_bps "$TMPD/$1-0.json" "$FROM" "$SECS")
-	b1=$(iperf_rx_bps "$TMPD/$1-1.json" "$FROM" "$SECS")
-	BPS=$((b0 + b1))
-	log "$1: flow on CPU 0 $b0 bit/s, on CPU 1 $b1 bit/s, together $BPS bit/s"
-}
-
 # run_case TAG: the flows, and every check but the rate.
 run_case() {
 	local ofo0 dsack0
 
-	cpu_counts B
+	cpu_counts "$NS_B" pacer0 B
 	ofo0=$(snmp_counter "$NS_B" TcpExtTCPOFOQueue)
 	dsack0=$(snmp_counter "$NS_A" TcpExtTCPDSACKRecv)
-	two_flows "$1"
+	two_pinned_flows "$1" 10.0.20.2 10.0.20.2
 	wait_class_idle "$NS_B" pacer0 1
-	cpu_counts A
+	cpu_counts "$NS_B" pacer0 A
 	class_snap "$NS_B" pacer0 1 C
 	show_class "class 1 after the $1 run" C
 	rx0=$((A_rx0 - B_rx0)) tx0=$((A_tx0 - B_tx0)) j0=$((A_j0 - B_j0))
