@@ -16,6 +16,11 @@
  * the bucket is empty again.  So a flow is never reordered, even when its
  * packets move between CPUs.
  *
+ * A packet that finds its flow idle everywhere, nothing of its class
+ * queued on its CPU and the tokens it needs is not queued at all: it is
+ * sent on at once from the device's xmit, as it would have left the queue
+ * a moment later, without waiting for the CPU's shaper to run.
+ *
  * All of a class's state on a CPU - its queue, the flows it owns, its
  * claimed tokens and counters - is under that CPU's shaper lock, taken by
  * the CPU itself on arrival and release, and by another CPU only for a
@@ -478,11 +483,13 @@ EXPORT_SYMBOL_IF_KUNIT(pacer_charge_len);
  * is when it may.  The CPU spends the tokens it claimed; when they run
  * short it claims more from the class's buckets, a batch at a time.  A
  * packet larger than the bucket needs only a full bucket, and leaves the
- * bucket in debt.  Caller holds @cc's shaper lock.
+ * bucket in debt.  *@now is the time, or 0 if the caller has not read
+ * the clock yet: it is read only if the buckets must be asked, and kept
+ * for the caller.  Caller holds @cc's shaper lock.
  */
 static bool pacer_class_cpu_ready(struct pacer_class_cpu *cc,
 				  const struct pacer_class_params *p,
-				  u32 charge, u64 now, u64 *due)
+				  u32 charge, u64 *now, u64 *due)
 {
 	struct pacer_class *cl = cc->cl;
 	bool ceil = p->cfg.ceil;
@@ -498,11 +505,13 @@ static bool pacer_class_cpu_ready(struct pacer_class_cpu *cc,
 	if (!need && !peak_need)
 		return true;
 
+	if (!*now)
+		*now = ktime_get_ns();
 	spin_lock(&cl->lock);
-	t = need ? pacer_bucket_ready(&cl->bucket, need, now) : now;
+	t = need ? pacer_bucket_ready(&cl->bucket, need, *now) : *now;
 	if (peak_need)
-		t = max(t, pacer_bucket_ready(&cl->peak, peak_need, now));
-	if (t > now) {
+		t = max(t, pacer_bucket_ready(&cl->peak, peak_need, *now));
+	if (t > *now) {
 		spin_unlock(&cl->lock);
 		*due = t;
 		return false;
@@ -602,12 +611,13 @@ static void pacer_class_peak(struct pacer_class *cl, s64 backlog)
 
 /*
  * Queue one packet (or one segment of a split GSO packet) in @flow of
- * @cc; @victims collects what was dropped, freed after unlocking.
+ * @cc; @victims collects what was dropped, freed after unlocking.  *@now
+ * as for pacer_class_cpu_ready(): the segments share one reading.
  */
 static void pacer_class_enqueue_one(struct pacer_class_cpu *cc,
 				    struct pacer_flow *flow,
 				    const struct pacer_class_params *p,
-				    struct sk_buff *skb, u64 now,
+				    struct sk_buff *skb, u64 *now,
 				    struct sk_buff **victims)
 {
 	struct pacer_class *cl = cc->cl;
@@ -645,11 +655,13 @@ static void pacer_class_enqueue_one(struct pacer_class_cpu *cc,
 		*victims = victim;
 	}
 
-	cb->enqueue_ns = now;
 	cb->ecn_marked = false;
 	cb->charge = pacer_charge_len(skb, &p->cfg);
 	cb->delayed = cc->queue.backlog_packets ||
 		      !pacer_class_cpu_ready(cc, p, cb->charge, now, &due);
+	if (!*now)
+		*now = ktime_get_ns();
+	cb->enqueue_ns = *now;
 	pacer_queue_add(&cc->queue, flow, skb, cl->id);
 	pacer_class_peak(cl, atomic64_add_return(skb->len, &cl->backlog));
 	percpu_counter_add_batch(&pd->mem, skb->truesize, PACER_MEM_BATCH);
@@ -658,6 +670,83 @@ static void pacer_class_enqueue_one(struct pacer_class_cpu *cc,
 drop:
 	skb->next = *victims;
 	*victims = skb;
+}
+
+/*
+ * Whether @skb may leave at once instead of being queued: nothing of its
+ * flow is queued or on its way out anywhere (@cc, this CPU's, just
+ * claimed it), nothing of the class waits on this CPU, and the buckets
+ * have its tokens.  Then it is what would have left first from the queue
+ * a moment later; passing it saves a NAPI round and a second trip through
+ * the shaper's lock, which is most of what a class that is not the
+ * bottleneck costs a packet.
+ */
+static bool pacer_class_may_pass(struct pacer_class_cpu *cc,
+				 struct pacer_flow *flow,
+				 const struct pacer_class_params *p,
+				 struct sk_buff *skb, u64 *now)
+{
+	struct pacer_skb_cb *cb = pacer_skb_cb(skb);
+	u64 due;
+
+	if (cc->queue.backlog_packets || flow == &cc->cl->overflow ||
+	    flow->head || !list_empty(&flow->node) ||
+	    !list_empty(&flow->send_node) || READ_ONCE(cc->cl->dead))
+		return false;
+	/*
+	 * Back into the receive path only from inside it (a NIC's or a
+	 * backlog's poll), never from a sender that may hold a socket lock
+	 * the receive path would take.
+	 */
+	if (skb->from_ingress && !in_serving_softirq())
+		return false;
+	cb->charge = pacer_charge_len(skb, &p->cfg);
+	return pacer_class_cpu_ready(cc, p, cb->charge, now, &due);
+}
+
+/*
+ * Send @skb on at once (pacer_class_may_pass()), from the device's xmit:
+ * a nested call into the receive or transmit path, as tc mirred makes
+ * one, and bounded like it by the core's transmit recursion limit, since
+ * nothing reaches pacer but through dev_queue_xmit().  The flow stays
+ * @cc's meanwhile, so that a packet of it arriving on another CPU joins it
+ * here and leaves after this one.
+ *
+ * Return: true if such a packet made @cc's queue busy: this CPU polls.
+ */
+static bool pacer_class_pass(struct pacer_class_cpu *cc,
+			     struct pacer_flow *flow,
+			     const struct pacer_class_params *p,
+			     struct sk_buff *skb)
+	__releases(&cc->sh->lock)
+{
+	struct pacer_dev *pd = cc->cl->pd;
+	struct pacer_pcpu_stats *stats = this_cpu_ptr(pd->stats);
+	LIST_HEAD(passing);
+	bool busy;
+
+	pacer_stats_rx(stats, skb->len);
+	pacer_class_stats_rx(&cc->stats, skb->len);
+	if (unlikely(!pacer_reinject_prepare(pd->dev, skb))) {
+		pacer_class_count_drop(cc, skb, PACER_DROP_REINJECT);
+		pacer_flow_unclaim(flow);
+		pacer_class_cpu_unlock(cc);
+		pacer_class_free_dropped(skb);
+		return false;
+	}
+	pacer_class_cpu_spend(cc, p, pacer_skb_cb(skb)->charge);
+	pacer_class_stats_tx(&cc->stats, skb->len, false, 0);
+	pacer_flow_sending(flow, &passing);
+	pacer_class_cpu_unlock(cc);
+
+	pacer_stats_tx(stats, skb->len, false, false);
+	pacer_reinject(skb);
+
+	spin_lock(&cc->sh->lock);
+	pacer_flow_sent(flow);
+	busy = !list_empty(&cc->active_node);
+	spin_unlock(&cc->sh->lock);
+	return busy;
 }
 
 /**
@@ -672,7 +761,9 @@ drop:
  * serves flows at MTU granularity, and a limit drop costs a TCP sender
  * one segment instead of up to 45.  Faster classes keep them whole,
  * charged as their segments: splitting costs more than it smooths there.
- * The segments go into their flow in one go, under one lock.
+ * The segments go into their flow in one go, under one lock.  A packet
+ * that would leave at once is not queued but sent on (see
+ * pacer_class_may_pass()).
  *
  * Context: BH disabled (the device's xmit), RCU read side.
  * Return: true if @here has a packet it should look at now.
@@ -685,7 +776,7 @@ bool pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
 	struct pacer_flow *flow = &flows->flow[hash & flows->mask];
 	struct sk_buff *victims = NULL, *segs, *next;
 	struct pacer_class_cpu *cc;
-	u64 now = ktime_get_ns();
+	u64 now = 0;
 	bool kick;
 
 	if (skb_is_gso(skb) && p->split_gso) {
@@ -699,11 +790,14 @@ bool pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
 	}
 
 	cc = pacer_class_lock_flow(cl, &flow, hash);
+	if (!skb->next && cc->sh == here &&
+	    pacer_class_may_pass(cc, flow, p, skb, &now))
+		return pacer_class_pass(cc, flow, p, skb);
 	skb_list_walk_safe(skb, skb, next) {
 		skb_mark_not_on_list(skb);
 		if (cc->sh != here)
 			pacer_stats_joined(this_cpu_ptr(cl->pd->stats));
-		pacer_class_enqueue_one(cc, flow, p, skb, now, &victims);
+		pacer_class_enqueue_one(cc, flow, p, skb, &now, &victims);
 	}
 	/* Everything dropped before it got in: the flow is anyone's again. */
 	pacer_flow_unclaim(flow);
@@ -801,7 +895,7 @@ int pacer_class_dequeue(struct pacer_class_cpu *cc, u64 now, int budget,
 		enum pacer_drop_reason drop;
 		u64 due, sojourn;
 
-		if (!pacer_class_cpu_ready(cc, p, cb->charge, horizon, &due)) {
+		if (!pacer_class_cpu_ready(cc, p, cb->charge, &horizon, &due)) {
 			*next = min(*next, due);
 			break;
 		}
