@@ -29,6 +29,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/etherdevice.h>
+#include <linux/memcontrol.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
@@ -181,6 +183,14 @@ static struct pacer_class_params *pacer_class_params(struct pacer_class *cl)
 	return rcu_dereference_protected(cl->params, true);
 }
 
+/* The class on each CPU, or NULL while no packet has reached it. */
+static struct pacer_class_cpu __percpu *
+pacer_class_cpus(const struct pacer_class *cl)
+{
+	/* Pairs with the cmpxchg in pacer_class_cpus_alloc(): initialised. */
+	return smp_load_acquire(&cl->cpu);
+}
+
 /**
  * pacer_class_burst() - the bucket size in use
  * @cl: the class
@@ -237,10 +247,13 @@ static void pacer_class_config_buckets(struct pacer_class *cl,
 /* Each CPU's view: the DRR quantum, and no tokens claimed at old terms. */
 static void pacer_class_config_cpus(struct pacer_class *cl, u32 mtu)
 {
+	struct pacer_class_cpu __percpu *cpus = pacer_class_cpus(cl);
 	int cpu;
 
+	if (!cpus)
+		return;
 	for_each_possible_cpu(cpu) {
-		struct pacer_class_cpu *cc = per_cpu_ptr(cl->cpu, cpu);
+		struct pacer_class_cpu *cc = per_cpu_ptr(cpus, cpu);
 
 		spin_lock_bh(&cc->sh->lock);
 		write_seqcount_begin(&cc->seq);
@@ -250,6 +263,57 @@ static void pacer_class_config_cpus(struct pacer_class *cl, u32 mtu)
 		write_seqcount_end(&cc->seq);
 		spin_unlock_bh(&cc->sh->lock);
 	}
+}
+
+static void pacer_class_cpu_init(struct pacer_class_cpu *cc,
+				 struct pacer_class *cl, int cpu, u32 mtu)
+{
+	cc->cl = cl;
+	cc->sh = per_cpu_ptr(cl->pd->shapers, cpu);
+	INIT_LIST_HEAD(&cc->active_node);
+	pacer_queue_init(&cc->queue, mtu);
+	seqcount_spinlock_init(&cc->seq, &cc->sh->lock);
+}
+
+/*
+ * The class's state on every CPU, allocated when its first packet
+ * arrives: an idle class then costs no per-CPU memory (65,535 classes on
+ * 64 CPUs would otherwise hold gigabytes).  It is charged to the memory
+ * cgroup that created the class, not to whichever task the softirq
+ * interrupted.  A quantum that misses an MTU change made meanwhile is
+ * corrected by the next one, as a configuration change corrects the
+ * signal's MTU.
+ *
+ * Context: BH disabled, RCU read side.
+ * Return: the state, or NULL if the allocation failed.
+ */
+static struct pacer_class_cpu __percpu *
+pacer_class_cpus_alloc(struct pacer_class *cl)
+{
+	struct pacer_class_cpu __percpu *cpus, *old;
+	u32 mtu = pacer_class_mtu(cl);
+	struct mem_cgroup *prev;
+	int cpu;
+
+	prev = set_active_memcg(cl->memcg);
+	cpus = alloc_percpu_gfp(struct pacer_class_cpu,
+				GFP_ATOMIC | __GFP_ACCOUNT | __GFP_NOWARN);
+	set_active_memcg(prev);
+	if (!cpus)
+		return NULL;
+	for_each_possible_cpu(cpu)
+		pacer_class_cpu_init(per_cpu_ptr(cpus, cpu), cl, cpu, mtu);
+	/*
+	 * A full barrier: a class deleted meanwhile either sees the state
+	 * (and flushes it) or is seen dead by the packet (which then does
+	 * not stay), see pacer_class_delete().
+	 */
+	old = cmpxchg(&cl->cpu, NULL, cpus);
+	if (old) {
+		free_percpu(cpus);
+		return old;
+	}
+	return cpus;
 }
 
 /**
@@ -268,34 +332,23 @@ struct pacer_class *pacer_class_create(struct pacer_dev *pd, u16 id,
 	u32 mtu = READ_ONCE(pd->dev->mtu) + ETH_HLEN;
 	struct pacer_class_params *p;
 	struct pacer_class *cl;
-	int cpu;
 
 	cl = kzalloc(sizeof(*cl), PACER_GFP);
 	if (!cl)
 		return NULL;
-	cl->cpu = alloc_percpu_gfp(struct pacer_class_cpu, PACER_GFP);
 	p = pacer_class_params_new(cfg, mtu);
-	if (!cl->cpu || !p) {
-		free_percpu(cl->cpu);
-		kfree(p);
+	if (!p) {
 		kfree(cl);
 		return NULL;
 	}
 	cl->pd = pd;
 	cl->id = id;
+	/* What the class allocates later is charged here, too. */
+	cl->memcg = get_mem_cgroup_from_mm(current->mm);
 	spin_lock_init(&cl->lock);
 	pacer_flow_init(&cl->overflow);
 	atomic64_set(&cl->backlog, 0);
 	atomic64_set(&cl->backlog_peak, 0);
-	for_each_possible_cpu(cpu) {
-		struct pacer_class_cpu *cc = per_cpu_ptr(cl->cpu, cpu);
-
-		cc->cl = cl;
-		cc->sh = per_cpu_ptr(pd->shapers, cpu);
-		INIT_LIST_HEAD(&cc->active_node);
-		pacer_queue_init(&cc->queue, mtu);
-		seqcount_spinlock_init(&cc->seq, &cc->sh->lock);
-	}
 	pacer_class_config_buckets(cl, p, mtu, ktime_get_ns());
 	RCU_INIT_POINTER(cl->params, p);
 	return cl;
@@ -358,6 +411,7 @@ static void pacer_class_free_rcu(struct rcu_head *head)
 
 	kfree(rcu_dereference_protected(cl->params, true));
 	free_percpu(cl->cpu);
+	mem_cgroup_put(cl->memcg);
 	kfree(cl);
 }
 
@@ -551,12 +605,13 @@ static void pacer_class_cpu_spend(struct pacer_class_cpu *cc,
  * @cl's overflow flow, and so do later packets of the same hash while
  * the overflow flow has some of theirs, so that none overtakes them.
  */
-static struct pacer_class_cpu *pacer_class_lock_flow(struct pacer_class *cl,
-						     struct pacer_flow **flowp,
-						     u32 hash)
+static struct pacer_class_cpu *
+pacer_class_lock_flow(struct pacer_class *cl,
+		      struct pacer_class_cpu __percpu *cpus,
+		      struct pacer_flow **flowp, u32 hash)
 	__acquires(&cc->sh->lock)
 {
-	struct pacer_class_cpu *mine = this_cpu_ptr(cl->cpu), *cc;
+	struct pacer_class_cpu *mine = this_cpu_ptr(cpus), *cc;
 	struct pacer_flow *flow = *flowp;
 	u64 bit = BIT_ULL(hash % 64);
 
@@ -772,12 +827,25 @@ bool pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
 			 u32 hash, struct pacer_shaper *here)
 {
 	const struct pacer_class_params *p = rcu_dereference_bh(cl->params);
+	struct pacer_class_cpu __percpu *cpus = pacer_class_cpus(cl);
 	struct pacer_flows *flows = cl->pd->flows;
 	struct pacer_flow *flow = &flows->flow[hash & flows->mask];
 	struct sk_buff *victims = NULL, *segs, *next;
 	struct pacer_class_cpu *cc;
 	u64 now = 0;
 	bool kick;
+
+	if (unlikely(!cpus)) {
+		cpus = pacer_class_cpus_alloc(cl);
+		if (!cpus) {
+			/* No class state to count it in: the device's only. */
+			pacer_stats_rx(this_cpu_ptr(cl->pd->stats), skb->len);
+			pacer_stats_drop(this_cpu_ptr(cl->pd->stats),
+					 PACER_DROP_MEMORY, skb->len);
+			kfree_skb_reason(skb, pacer_skb_drop_reason(PACER_DROP_MEMORY));
+			return false;
+		}
+	}
 
 	if (skb_is_gso(skb) && p->split_gso) {
 		segs = skb_gso_segment(skb, netif_skb_features(skb) &
@@ -789,7 +857,7 @@ bool pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
 		}
 	}
 
-	cc = pacer_class_lock_flow(cl, &flow, hash);
+	cc = pacer_class_lock_flow(cl, cpus, &flow, hash);
 	if (!skb->next && cc->sh == here &&
 	    pacer_class_may_pass(cc, flow, p, skb, &now))
 		return pacer_class_pass(cc, flow, p, skb);
@@ -943,10 +1011,13 @@ int pacer_class_dequeue(struct pacer_class_cpu *cc, u64 now, int budget,
  */
 void pacer_class_flush(struct pacer_class *cl)
 {
+	struct pacer_class_cpu __percpu *cpus = pacer_class_cpus(cl);
 	int cpu;
 
+	if (!cpus)
+		return;
 	for_each_possible_cpu(cpu) {
-		struct pacer_class_cpu *cc = per_cpu_ptr(cl->cpu, cpu);
+		struct pacer_class_cpu *cc = per_cpu_ptr(cpus, cpu);
 		struct sk_buff *flushed = NULL, *skb;
 
 		local_bh_disable();
@@ -976,6 +1047,12 @@ void pacer_class_delete(struct pacer_class *cl)
 {
 	/* Seen by every enqueue that takes a shaper lock after this. */
 	WRITE_ONCE(cl->dead, true);
+	/*
+	 * Pairs with the cmpxchg in pacer_class_cpus_alloc(): either the
+	 * flush sees the state a first packet allocates, or that packet sees
+	 * the class dead.
+	 */
+	smp_mb();
 	pacer_class_flush(cl);
 	pacer_class_free(cl);
 }
@@ -1032,6 +1109,8 @@ void pacer_class_read(struct pacer_class *cl, struct pacer_class_cfg *cfg,
 {
 	int cpu;
 
+	struct pacer_class_cpu __percpu *cpus = pacer_class_cpus(cl);
+
 	*cfg = rcu_dereference_rtnl(cl->params)->cfg;
 	memset(st, 0, sizeof(*st));
 	*backlog_packets = 0;
@@ -1040,7 +1119,9 @@ void pacer_class_read(struct pacer_class *cl, struct pacer_class_cfg *cfg,
 		struct pacer_class_stats c;
 		u64 packets, bytes;
 
-		pacer_class_cpu_read(per_cpu_ptr(cl->cpu, cpu), &c, &packets,
+		if (!cpus)
+			break;
+		pacer_class_cpu_read(per_cpu_ptr(cpus, cpu), &c, &packets,
 				     &bytes);
 		pacer_class_stats_add(st, &c);
 		*backlog_packets += packets;
@@ -1060,10 +1141,15 @@ void pacer_class_read(struct pacer_class *cl, struct pacer_class_cfg *cfg,
  */
 void pacer_class_reset_stats(struct pacer_class *cl)
 {
+	struct pacer_class_cpu __percpu *cpus = pacer_class_cpus(cl);
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct pacer_class_cpu *cc = per_cpu_ptr(cl->cpu, cpu);
+		struct pacer_class_cpu *cc;
+
+		if (!cpus)
+			break;
+		cc = per_cpu_ptr(cpus, cpu);
 
 		spin_lock_bh(&cc->sh->lock);
 		write_seqcount_begin(&cc->seq);
