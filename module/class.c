@@ -70,12 +70,6 @@
  */
 #define PACER_CLAIM_NS		NSEC_PER_MSEC
 #define PACER_CLAIM_MAX		(256 << 10)
-/*
- * How far a CPU's share of a class's backlog may move before it is added
- * into the shared sum: at most a quarter of the limit over all CPUs, at
- * most this much each.
- */
-#define PACER_BACKLOG_BATCH_MAX	(64 << 10)
 /* How often a reader retries a copy before it takes the lock. */
 #define PACER_READ_TRIES	4
 
@@ -172,8 +166,6 @@ pacer_class_params_new(const struct pacer_class_cfg *cfg, u32 mtu)
 							     PACER_CLAIM_NS),
 				       1, PACER_CLAIM_MAX) : 0;
 	p->split_gso = pacer_cfg_split_gso(cfg);
-	p->backlog_batch = min_t(u32, p->limit / (4 * num_possible_cpus()),
-				 PACER_BACKLOG_BATCH_MAX);
 	pacer_signal_config(&p->signal, cfg, p->limit, mtu);
 	return p;
 }
@@ -478,67 +470,12 @@ static void pacer_class_free_dropped(struct sk_buff *list)
 	}
 }
 
-/* A packet left @cc's queue: it holds no device memory any more. */
+/* A packet left @cc's queue: it holds no class backlog or device memory. */
 static void pacer_class_unqueue(struct pacer_class_cpu *cc, struct sk_buff *skb)
 {
+	atomic64_sub(skb->len, &cc->cl->backlog);
 	percpu_counter_add_batch(&cc->cl->pd->mem, -(s64)skb->truesize,
 				 PACER_MEM_BATCH);
-}
-
-/*
- * The class's backlog as this CPU sees it: the shared sum, corrected by
- * what this CPU queued or sent since it last added its share in.  Each
- * other CPU's share is at most a batch behind.
- */
-static s64 pacer_class_backlog(const struct pacer_class_cpu *cc)
-{
-	return atomic64_read(&cc->cl->backlog) +
-	       (s64)(cc->queue.backlog_bytes - cc->backlog_folded);
-}
-
-/*
- * Whether @len more bytes would take the class over its limit; *@backlog
- * is set to the backlog that was compared.  The shared sum lags each
- * other CPU's share by up to a batch, either way: near the limit the
- * CPUs' queues are added up one by one instead (read, not written), so
- * that the limit holds as exactly as with one counter.
- */
-static bool pacer_class_over_limit(struct pacer_class_cpu *cc,
-				   const struct pacer_class_params *p,
-				   u32 len, s64 *backlog)
-{
-	struct pacer_class_cpu __percpu *cpus = cc->cl->cpu;
-	u64 sum = 0;
-	int cpu;
-
-	*backlog = pacer_class_backlog(cc);
-	if (*backlog + len +
-	    (s64)(num_possible_cpus() - 1) * p->backlog_batch <= p->limit)
-		return false;
-	for_each_possible_cpu(cpu) {
-		struct pacer_class_cpu *other = per_cpu_ptr(cpus, cpu);
-
-		/* Changed under that CPU's lock: a snapshot is what we want. */
-		sum += data_race(other->queue.backlog_bytes);
-	}
-	*backlog = sum;
-	return sum + len > p->limit;
-}
-
-/*
- * Add this CPU's share into the class's sum once it moved by @batch, and
- * whenever its queue here is empty, so that an idle CPU holds no stale
- * share: the shared cache line is written once per batch, not twice per
- * packet.
- */
-static void pacer_class_fold(struct pacer_class_cpu *cc, u32 batch)
-{
-	s64 delta = cc->queue.backlog_bytes - cc->backlog_folded;
-
-	if (!delta || (abs(delta) < batch && cc->queue.backlog_bytes))
-		return;
-	atomic64_add(delta, &cc->cl->backlog);
-	cc->backlog_folded = cc->queue.backlog_bytes;
 }
 
 /**
@@ -740,7 +677,6 @@ static void pacer_class_enqueue_one(struct pacer_class_cpu *cc,
 	struct pacer_dev *pd = cl->pd;
 	struct pacer_skb_cb *cb = pacer_skb_cb(skb);
 	struct sk_buff *victim;
-	s64 backlog;
 	u64 due;
 
 	pacer_stats_rx(this_cpu_ptr(pd->stats), skb->len);
@@ -760,7 +696,7 @@ static void pacer_class_enqueue_one(struct pacer_class_cpu *cc,
 	 * Make room at the expense of whichever flow built the backlog here;
 	 * if the backlog is on other CPUs, the arriving packet goes.
 	 */
-	while (pacer_class_over_limit(cc, p, skb->len, &backlog)) {
+	while (atomic64_read(&cl->backlog) + skb->len > p->limit) {
 		victim = pacer_queue_take_fattest(&cc->queue);
 		if (!victim) {
 			pacer_class_count_drop(cc, skb, PACER_DROP_QUEUE_LIMIT);
@@ -780,8 +716,7 @@ static void pacer_class_enqueue_one(struct pacer_class_cpu *cc,
 		*now = ktime_get_ns();
 	cb->enqueue_ns = *now;
 	pacer_queue_add(&cc->queue, flow, skb, cl->id);
-	pacer_class_peak(cl, backlog + skb->len);
-	pacer_class_fold(cc, p->backlog_batch);
+	pacer_class_peak(cl, atomic64_add_return(skb->len, &cl->backlog));
 	percpu_counter_add_batch(&pd->mem, skb->truesize, PACER_MEM_BATCH);
 	return;
 
@@ -978,7 +913,7 @@ static bool pacer_class_signal(struct pacer_class_cpu *cc,
 
 	if (!params->cfg.rate ||
 	    !pacer_flow_should_signal(flow, p, sojourn,
-				      pacer_class_backlog(cc), now))
+				      atomic64_read(&cc->cl->backlog), now))
 		return false;
 	switch (pacer_ecn_mark(skb)) {
 	case PACER_ECN_MARKED:
@@ -1059,7 +994,6 @@ int pacer_class_dequeue(struct pacer_class_cpu *cc, u64 now, int budget,
 		__skb_queue_tail(batch, skb);
 		pacer_flow_sending(flow, &cc->sh->sending);
 	}
-	pacer_class_fold(cc, p->backlog_batch);
 	*idle = !cc->queue.backlog_packets;
 	if (*idle)
 		pacer_queue_release(&cc->queue);
@@ -1096,7 +1030,6 @@ void pacer_class_flush(struct pacer_class *cl)
 			skb->next = flushed;
 			flushed = skb;
 		}
-		pacer_class_fold(cc, 0);
 		pacer_queue_release(&cc->queue);
 		list_del_init(&cc->active_node);
 		pacer_class_cpu_unlock(cc);

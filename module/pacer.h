@@ -100,8 +100,6 @@ struct pacer_class_cfg {
  * @burst: bucket size in use, bytes
  * @limit: queue limit in use, bytes
  * @claim: bytes a CPU takes from the class's bucket at a time
- * @backlog_batch: bytes a CPU's share of the class backlog may move
- *	before it is added into the shared sum
  * @split_gso: GSO packets are split into their segments
  * @signal: when a flow is marked (@signal.mtu follows the device MTU)
  * @rcu: frees the old parameters after readers are done
@@ -111,7 +109,6 @@ struct pacer_class_params {
 	u32 burst;
 	u32 limit;
 	u32 claim;
-	u32 backlog_batch;
 	bool split_gso;
 	struct pacer_signal signal;
 	struct rcu_head rcu;
@@ -130,8 +127,6 @@ struct pacer_class;
  * @queue: the flows the class has on this CPU
  * @credit: bytes this CPU may still send, claimed from the class's bucket
  * @peak_credit: the same from the ceil bucket
- * @backlog_folded: the queue's bytes when this CPU last added its share
- *	into the class's backlog
  * @seq: lets readers copy @stats and the backlog without the lock
  * @stats: counters
  */
@@ -142,7 +137,6 @@ struct pacer_class_cpu {
 	struct pacer_queue queue;
 	u32 credit;
 	u32 peak_credit;
-	u64 backlog_folded;
 	seqcount_spinlock_t seq;
 	struct pacer_class_stats stats;
 };
@@ -164,9 +158,8 @@ struct pacer_class_cpu {
  * @lock: the buckets; CPUs take it once per claim, not per packet
  * @bucket: the rate bucket
  * @peak: the ceil bucket (rate 0 when there is no ceil)
- * @backlog: bytes queued on all CPUs, each CPU's share added in a batch
- *	at a time (pacer_class_fold())
- * @backlog_peak: the largest backlog a CPU saw since the last reset
+ * @backlog: bytes queued on all CPUs
+ * @backlog_peak: the largest @backlog since the last reset
  * @rcu: frees the class after readers are done
  */
 struct pacer_class {

@@ -218,7 +218,7 @@ enum pacer_gso {
 };
 
 /* 500 Mbit/s: a 64 KiB GSO packet lasts 1 ms there. */
-#define PACER_GSO_AUTO_SPLIT_BELOW	500000000ULL
+#define PACER_GSO_AUTO_SPLIT_BELOW	500000000
 
 /* Class 0 always exists: it takes every packet no rule or priority steers. */
 #define PACER_CLASS_DEFAULT	0
