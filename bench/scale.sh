@@ -24,7 +24,10 @@
 #            100,000 /32 rules (one class per rule up to 10,000), the
 #            traffic matching the last rule
 #   fit      one TCP flow through a class at 80 % of what the path carried
-#            unshaped (pacer, htb, tbf): the share of rate x 1448/1514
+#            unshaped (pacer, htb, tbf): the share of rate x 1448/1514;
+#            and the same flow unshaped (none) in the same round, as a
+#            share of that rate: below 100, the path itself could not
+#            carry the rate then (TCG's speed varies), and no shaper can
 #   mem      kernel memory (Slab + Percpu) per idle class with its rule,
 #            10,000 of them
 #
@@ -308,7 +311,7 @@ for round in $(seq 1 "$ROUNDS"); do
 	for n in $RULE_COUNTS; do
 		run_rules "$n" "$round"
 	done
-	for m in pacer htb tbf; do
+	for m in none pacer htb tbf; do
 		run_fit "$m" "$FIT_MBIT" "$round"
 	done
 done

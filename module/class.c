@@ -16,6 +16,11 @@
  * the bucket is empty again.  So a flow is never reordered, even when its
  * packets move between CPUs.
  *
+ * A packet that finds its flow idle everywhere, nothing of its class
+ * queued on its CPU and the tokens it needs is not queued at all: it is
+ * sent on at once from the device's xmit, as it would have left the queue
+ * a moment later, without waiting for the CPU's shaper to run.
+ *
  * All of a class's state on a CPU - its queue, the flows it owns, its
  * claimed tokens and counters - is under that CPU's shaper lock, taken by
  * the CPU itself on arrival and release, and by another CPU only for a
@@ -24,6 +29,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/etherdevice.h>
+#include <linux/memcontrol.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
@@ -56,8 +63,6 @@
  * packet is charged as the bytes it has.
  */
 #define PACER_GSO_HDR_MAX	256
-/* At and above this rate a GSO packet stays whole (gso auto), as cake does. */
-#define PACER_GSO_SPLIT_BELOW	1000000000ULL
 /*
  * What a CPU claims from the class's bucket at a time: a millisecond of
  * the rate, within bounds.  The tokens a CPU holds but does not spend are
@@ -90,7 +95,7 @@ static bool pacer_cfg_split_gso(const struct pacer_class_cfg *cfg)
 	case PACER_GSO_KEEP:
 		return false;
 	default:
-		return cfg->rate && cfg->rate < PACER_GSO_SPLIT_BELOW;
+		return cfg->rate && cfg->rate < PACER_GSO_AUTO_SPLIT_BELOW;
 	}
 }
 
@@ -176,6 +181,14 @@ static struct pacer_class_params *pacer_class_params(struct pacer_class *cl)
 	return rcu_dereference_protected(cl->params, true);
 }
 
+/* The class on each CPU, or NULL while no packet has reached it. */
+static struct pacer_class_cpu __percpu *
+pacer_class_cpus(const struct pacer_class *cl)
+{
+	/* Pairs with the cmpxchg in pacer_class_cpus_alloc(): initialised. */
+	return smp_load_acquire(&cl->cpu);
+}
+
 /**
  * pacer_class_burst() - the bucket size in use
  * @cl: the class
@@ -232,10 +245,13 @@ static void pacer_class_config_buckets(struct pacer_class *cl,
 /* Each CPU's view: the DRR quantum, and no tokens claimed at old terms. */
 static void pacer_class_config_cpus(struct pacer_class *cl, u32 mtu)
 {
+	struct pacer_class_cpu __percpu *cpus = pacer_class_cpus(cl);
 	int cpu;
 
+	if (!cpus)
+		return;
 	for_each_possible_cpu(cpu) {
-		struct pacer_class_cpu *cc = per_cpu_ptr(cl->cpu, cpu);
+		struct pacer_class_cpu *cc = per_cpu_ptr(cpus, cpu);
 
 		spin_lock_bh(&cc->sh->lock);
 		write_seqcount_begin(&cc->seq);
@@ -245,6 +261,57 @@ static void pacer_class_config_cpus(struct pacer_class *cl, u32 mtu)
 		write_seqcount_end(&cc->seq);
 		spin_unlock_bh(&cc->sh->lock);
 	}
+}
+
+static void pacer_class_cpu_init(struct pacer_class_cpu *cc,
+				 struct pacer_class *cl, int cpu, u32 mtu)
+{
+	cc->cl = cl;
+	cc->sh = per_cpu_ptr(cl->pd->shapers, cpu);
+	INIT_LIST_HEAD(&cc->active_node);
+	pacer_queue_init(&cc->queue, mtu);
+	seqcount_spinlock_init(&cc->seq, &cc->sh->lock);
+}
+
+/*
+ * The class's state on every CPU, allocated when its first packet
+ * arrives: an idle class then costs no per-CPU memory (65,535 classes on
+ * 64 CPUs would otherwise hold gigabytes).  It is charged to the memory
+ * cgroup that created the class, not to whichever task the softirq
+ * interrupted.  A quantum that misses an MTU change made meanwhile is
+ * corrected by the next one, as a configuration change corrects the
+ * signal's MTU.
+ *
+ * Context: BH disabled, RCU read side.
+ * Return: the state, or NULL if the allocation failed.
+ */
+static struct pacer_class_cpu __percpu *
+pacer_class_cpus_alloc(struct pacer_class *cl)
+{
+	struct pacer_class_cpu __percpu *cpus, *old;
+	u32 mtu = pacer_class_mtu(cl);
+	struct mem_cgroup *prev;
+	int cpu;
+
+	prev = set_active_memcg(cl->memcg);
+	cpus = alloc_percpu_gfp(struct pacer_class_cpu,
+				GFP_ATOMIC | __GFP_ACCOUNT | __GFP_NOWARN);
+	set_active_memcg(prev);
+	if (!cpus)
+		return NULL;
+	for_each_possible_cpu(cpu)
+		pacer_class_cpu_init(per_cpu_ptr(cpus, cpu), cl, cpu, mtu);
+	/*
+	 * A full barrier: a class deleted meanwhile either sees the state
+	 * (and flushes it) or is seen dead by the packet (which then does
+	 * not stay), see pacer_class_delete().
+	 */
+	old = cmpxchg(&cl->cpu, NULL, cpus);
+	if (old) {
+		free_percpu(cpus);
+		return old;
+	}
+	return cpus;
 }
 
 /**
@@ -263,34 +330,23 @@ struct pacer_class *pacer_class_create(struct pacer_dev *pd, u16 id,
 	u32 mtu = READ_ONCE(pd->dev->mtu) + ETH_HLEN;
 	struct pacer_class_params *p;
 	struct pacer_class *cl;
-	int cpu;
 
 	cl = kzalloc(sizeof(*cl), PACER_GFP);
 	if (!cl)
 		return NULL;
-	cl->cpu = alloc_percpu_gfp(struct pacer_class_cpu, PACER_GFP);
 	p = pacer_class_params_new(cfg, mtu);
-	if (!cl->cpu || !p) {
-		free_percpu(cl->cpu);
-		kfree(p);
+	if (!p) {
 		kfree(cl);
 		return NULL;
 	}
 	cl->pd = pd;
 	cl->id = id;
+	/* What the class allocates later is charged here, too. */
+	cl->memcg = get_mem_cgroup_from_mm(current->mm);
 	spin_lock_init(&cl->lock);
 	pacer_flow_init(&cl->overflow);
 	atomic64_set(&cl->backlog, 0);
 	atomic64_set(&cl->backlog_peak, 0);
-	for_each_possible_cpu(cpu) {
-		struct pacer_class_cpu *cc = per_cpu_ptr(cl->cpu, cpu);
-
-		cc->cl = cl;
-		cc->sh = per_cpu_ptr(pd->shapers, cpu);
-		INIT_LIST_HEAD(&cc->active_node);
-		pacer_queue_init(&cc->queue, mtu);
-		seqcount_spinlock_init(&cc->seq, &cc->sh->lock);
-	}
 	pacer_class_config_buckets(cl, p, mtu, ktime_get_ns());
 	RCU_INIT_POINTER(cl->params, p);
 	return cl;
@@ -353,6 +409,7 @@ static void pacer_class_free_rcu(struct rcu_head *head)
 
 	kfree(rcu_dereference_protected(cl->params, true));
 	free_percpu(cl->cpu);
+	mem_cgroup_put(cl->memcg);
 	kfree(cl);
 }
 
@@ -478,11 +535,13 @@ EXPORT_SYMBOL_IF_KUNIT(pacer_charge_len);
  * is when it may.  The CPU spends the tokens it claimed; when they run
  * short it claims more from the class's buckets, a batch at a time.  A
  * packet larger than the bucket needs only a full bucket, and leaves the
- * bucket in debt.  Caller holds @cc's shaper lock.
+ * bucket in debt.  *@now is the time, or 0 if the caller has not read
+ * the clock yet: it is read only if the buckets must be asked, and kept
+ * for the caller.  Caller holds @cc's shaper lock.
  */
 static bool pacer_class_cpu_ready(struct pacer_class_cpu *cc,
 				  const struct pacer_class_params *p,
-				  u32 charge, u64 now, u64 *due)
+				  u32 charge, u64 *now, u64 *due)
 {
 	struct pacer_class *cl = cc->cl;
 	bool ceil = p->cfg.ceil;
@@ -498,11 +557,13 @@ static bool pacer_class_cpu_ready(struct pacer_class_cpu *cc,
 	if (!need && !peak_need)
 		return true;
 
+	if (!*now)
+		*now = ktime_get_ns();
 	spin_lock(&cl->lock);
-	t = need ? pacer_bucket_ready(&cl->bucket, need, now) : now;
+	t = need ? pacer_bucket_ready(&cl->bucket, need, *now) : *now;
 	if (peak_need)
-		t = max(t, pacer_bucket_ready(&cl->peak, peak_need, now));
-	if (t > now) {
+		t = max(t, pacer_bucket_ready(&cl->peak, peak_need, *now));
+	if (t > *now) {
 		spin_unlock(&cl->lock);
 		*due = t;
 		return false;
@@ -542,12 +603,13 @@ static void pacer_class_cpu_spend(struct pacer_class_cpu *cc,
  * @cl's overflow flow, and so do later packets of the same hash while
  * the overflow flow has some of theirs, so that none overtakes them.
  */
-static struct pacer_class_cpu *pacer_class_lock_flow(struct pacer_class *cl,
-						     struct pacer_flow **flowp,
-						     u32 hash)
+static struct pacer_class_cpu *
+pacer_class_lock_flow(struct pacer_class *cl,
+		      struct pacer_class_cpu __percpu *cpus,
+		      struct pacer_flow **flowp, u32 hash)
 	__acquires(&cc->sh->lock)
 {
-	struct pacer_class_cpu *mine = this_cpu_ptr(cl->cpu), *cc;
+	struct pacer_class_cpu *mine = this_cpu_ptr(cpus), *cc;
 	struct pacer_flow *flow = *flowp;
 	u64 bit = BIT_ULL(hash % 64);
 
@@ -602,12 +664,13 @@ static void pacer_class_peak(struct pacer_class *cl, s64 backlog)
 
 /*
  * Queue one packet (or one segment of a split GSO packet) in @flow of
- * @cc; @victims collects what was dropped, freed after unlocking.
+ * @cc; @victims collects what was dropped, freed after unlocking.  *@now
+ * as for pacer_class_cpu_ready(): the segments share one reading.
  */
 static void pacer_class_enqueue_one(struct pacer_class_cpu *cc,
 				    struct pacer_flow *flow,
 				    const struct pacer_class_params *p,
-				    struct sk_buff *skb, u64 now,
+				    struct sk_buff *skb, u64 *now,
 				    struct sk_buff **victims)
 {
 	struct pacer_class *cl = cc->cl;
@@ -645,11 +708,13 @@ static void pacer_class_enqueue_one(struct pacer_class_cpu *cc,
 		*victims = victim;
 	}
 
-	cb->enqueue_ns = now;
 	cb->ecn_marked = false;
 	cb->charge = pacer_charge_len(skb, &p->cfg);
 	cb->delayed = cc->queue.backlog_packets ||
 		      !pacer_class_cpu_ready(cc, p, cb->charge, now, &due);
+	if (!*now)
+		*now = ktime_get_ns();
+	cb->enqueue_ns = *now;
 	pacer_queue_add(&cc->queue, flow, skb, cl->id);
 	pacer_class_peak(cl, atomic64_add_return(skb->len, &cl->backlog));
 	percpu_counter_add_batch(&pd->mem, skb->truesize, PACER_MEM_BATCH);
@@ -660,6 +725,83 @@ drop:
 	*victims = skb;
 }
 
+/*
+ * Whether @skb may leave at once instead of being queued: nothing of its
+ * flow is queued or on its way out anywhere (@cc, this CPU's, just
+ * claimed it), nothing of the class waits on this CPU, and the buckets
+ * have its tokens.  Then it is what would have left first from the queue
+ * a moment later; passing it saves a NAPI round and a second trip through
+ * the shaper's lock, which is most of what a class that is not the
+ * bottleneck costs a packet.
+ */
+static bool pacer_class_may_pass(struct pacer_class_cpu *cc,
+				 struct pacer_flow *flow,
+				 const struct pacer_class_params *p,
+				 struct sk_buff *skb, u64 *now)
+{
+	struct pacer_skb_cb *cb = pacer_skb_cb(skb);
+	u64 due;
+
+	if (cc->queue.backlog_packets || flow == &cc->cl->overflow ||
+	    flow->head || !list_empty(&flow->node) ||
+	    !list_empty(&flow->send_node) || READ_ONCE(cc->cl->dead))
+		return false;
+	/*
+	 * Back into the receive path only from inside it (a NIC's or a
+	 * backlog's poll), never from a sender that may hold a socket lock
+	 * the receive path would take.
+	 */
+	if (skb->from_ingress && !in_serving_softirq())
+		return false;
+	cb->charge = pacer_charge_len(skb, &p->cfg);
+	return pacer_class_cpu_ready(cc, p, cb->charge, now, &due);
+}
+
+/*
+ * Send @skb on at once (pacer_class_may_pass()), from the device's xmit:
+ * a nested call into the receive or transmit path, as tc mirred makes
+ * one, and bounded like it by the core's transmit recursion limit, since
+ * nothing reaches pacer but through dev_queue_xmit().  The flow stays
+ * @cc's meanwhile, so that a packet of it arriving on another CPU joins it
+ * here and leaves after this one.
+ *
+ * Return: true if such a packet made @cc's queue busy: this CPU polls.
+ */
+static bool pacer_class_pass(struct pacer_class_cpu *cc,
+			     struct pacer_flow *flow,
+			     const struct pacer_class_params *p,
+			     struct sk_buff *skb)
+	__releases(&cc->sh->lock)
+{
+	struct pacer_dev *pd = cc->cl->pd;
+	struct pacer_pcpu_stats *stats = this_cpu_ptr(pd->stats);
+	LIST_HEAD(passing);
+	bool busy;
+
+	pacer_stats_rx(stats, skb->len);
+	pacer_class_stats_rx(&cc->stats, skb->len);
+	if (unlikely(!pacer_reinject_prepare(pd->dev, skb))) {
+		pacer_class_count_drop(cc, skb, PACER_DROP_REINJECT);
+		pacer_flow_unclaim(flow);
+		pacer_class_cpu_unlock(cc);
+		pacer_class_free_dropped(skb);
+		return false;
+	}
+	pacer_class_cpu_spend(cc, p, pacer_skb_cb(skb)->charge);
+	pacer_class_stats_tx(&cc->stats, skb->len, false, 0);
+	pacer_flow_sending(flow, &passing);
+	pacer_class_cpu_unlock(cc);
+
+	pacer_stats_tx(stats, skb->len, false, false);
+	pacer_reinject(skb);
+
+	spin_lock(&cc->sh->lock);
+	pacer_flow_sent(flow);
+	busy = !list_empty(&cc->active_node);
+	spin_unlock(&cc->sh->lock);
+	return busy;
+}
+
 /**
  * pacer_class_enqueue() - queue a packet in its class
  * @cl: the class, found under RCU
@@ -667,12 +809,18 @@ drop:
  * @hash: its flow, from pacer_flow_hash(); its segments share it
  * @here: the shaper of this CPU
  *
- * A class below 1 Gbit/s (or with "gso split") splits GSO packets into
- * their segments, as cake does: the segments are paced one by one, DRR
- * serves flows at MTU granularity, and a limit drop costs a TCP sender
- * one segment instead of up to 45.  Faster classes keep them whole,
- * charged as their segments: splitting costs more than it smooths there.
- * The segments go into their flow in one go, under one lock.
+ * A class below 500 Mbit/s (or with "gso split") splits GSO packets into
+ * their segments, as cake does below 1 Gbit/s: the segments are paced one
+ * by one, DRR serves flows at MTU granularity, and a limit drop costs a
+ * TCP sender one segment instead of up to 45.  Faster classes keep them
+ * whole, charged as their segments: there a 64 KiB packet lasts at most
+ * a millisecond, a CPU's claim of tokens, and splitting costs more than
+ * it smooths (the receiver loses GRO's coalescing, and each segment goes
+ * up its stack alone: one TCP flow through a class at 736 Mbit/s under
+ * TCG got 63-87 % of the rate split, 98 % whole, as htb did).
+ * The segments go into their flow in one go, under one lock.  A packet
+ * that would leave at once is not queued but sent on (see
+ * pacer_class_may_pass()).
  *
  * Context: BH disabled (the device's xmit), RCU read side.
  * Return: true if @here has a packet it should look at now.
@@ -681,12 +829,25 @@ bool pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
 			 u32 hash, struct pacer_shaper *here)
 {
 	const struct pacer_class_params *p = rcu_dereference_bh(cl->params);
+	struct pacer_class_cpu __percpu *cpus = pacer_class_cpus(cl);
 	struct pacer_flows *flows = cl->pd->flows;
 	struct pacer_flow *flow = &flows->flow[hash & flows->mask];
 	struct sk_buff *victims = NULL, *segs, *next;
 	struct pacer_class_cpu *cc;
-	u64 now = ktime_get_ns();
+	u64 now = 0;
 	bool kick;
+
+	if (unlikely(!cpus)) {
+		cpus = pacer_class_cpus_alloc(cl);
+		if (!cpus) {
+			/* No class state to count it in: the device's only. */
+			pacer_stats_rx(this_cpu_ptr(cl->pd->stats), skb->len);
+			pacer_stats_drop(this_cpu_ptr(cl->pd->stats),
+					 PACER_DROP_MEMORY, skb->len);
+			kfree_skb_reason(skb, pacer_skb_drop_reason(PACER_DROP_MEMORY));
+			return false;
+		}
+	}
 
 	if (skb_is_gso(skb) && p->split_gso) {
 		segs = skb_gso_segment(skb, netif_skb_features(skb) &
@@ -698,12 +859,15 @@ bool pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
 		}
 	}
 
-	cc = pacer_class_lock_flow(cl, &flow, hash);
+	cc = pacer_class_lock_flow(cl, cpus, &flow, hash);
+	if (!skb->next && cc->sh == here &&
+	    pacer_class_may_pass(cc, flow, p, skb, &now))
+		return pacer_class_pass(cc, flow, p, skb);
 	skb_list_walk_safe(skb, skb, next) {
 		skb_mark_not_on_list(skb);
 		if (cc->sh != here)
 			pacer_stats_joined(this_cpu_ptr(cl->pd->stats));
-		pacer_class_enqueue_one(cc, flow, p, skb, now, &victims);
+		pacer_class_enqueue_one(cc, flow, p, skb, &now, &victims);
 	}
 	/* Everything dropped before it got in: the flow is anyone's again. */
 	pacer_flow_unclaim(flow);
@@ -801,7 +965,7 @@ int pacer_class_dequeue(struct pacer_class_cpu *cc, u64 now, int budget,
 		enum pacer_drop_reason drop;
 		u64 due, sojourn;
 
-		if (!pacer_class_cpu_ready(cc, p, cb->charge, horizon, &due)) {
+		if (!pacer_class_cpu_ready(cc, p, cb->charge, &horizon, &due)) {
 			*next = min(*next, due);
 			break;
 		}
@@ -849,10 +1013,13 @@ int pacer_class_dequeue(struct pacer_class_cpu *cc, u64 now, int budget,
  */
 void pacer_class_flush(struct pacer_class *cl)
 {
+	struct pacer_class_cpu __percpu *cpus = pacer_class_cpus(cl);
 	int cpu;
 
+	if (!cpus)
+		return;
 	for_each_possible_cpu(cpu) {
-		struct pacer_class_cpu *cc = per_cpu_ptr(cl->cpu, cpu);
+		struct pacer_class_cpu *cc = per_cpu_ptr(cpus, cpu);
 		struct sk_buff *flushed = NULL, *skb;
 
 		local_bh_disable();
@@ -882,6 +1049,12 @@ void pacer_class_delete(struct pacer_class *cl)
 {
 	/* Seen by every enqueue that takes a shaper lock after this. */
 	WRITE_ONCE(cl->dead, true);
+	/*
+	 * Pairs with the cmpxchg in pacer_class_cpus_alloc(): either the
+	 * flush sees the state a first packet allocates, or that packet sees
+	 * the class dead.
+	 */
+	smp_mb();
 	pacer_class_flush(cl);
 	pacer_class_free(cl);
 }
@@ -938,6 +1111,8 @@ void pacer_class_read(struct pacer_class *cl, struct pacer_class_cfg *cfg,
 {
 	int cpu;
 
+	struct pacer_class_cpu __percpu *cpus = pacer_class_cpus(cl);
+
 	*cfg = rcu_dereference_rtnl(cl->params)->cfg;
 	memset(st, 0, sizeof(*st));
 	*backlog_packets = 0;
@@ -946,7 +1121,9 @@ void pacer_class_read(struct pacer_class *cl, struct pacer_class_cfg *cfg,
 		struct pacer_class_stats c;
 		u64 packets, bytes;
 
-		pacer_class_cpu_read(per_cpu_ptr(cl->cpu, cpu), &c, &packets,
+		if (!cpus)
+			break;
+		pacer_class_cpu_read(per_cpu_ptr(cpus, cpu), &c, &packets,
 				     &bytes);
 		pacer_class_stats_add(st, &c);
 		*backlog_packets += packets;
@@ -966,10 +1143,15 @@ void pacer_class_read(struct pacer_class *cl, struct pacer_class_cfg *cfg,
  */
 void pacer_class_reset_stats(struct pacer_class *cl)
 {
+	struct pacer_class_cpu __percpu *cpus = pacer_class_cpus(cl);
 	int cpu;
 
 	for_each_possible_cpu(cpu) {
-		struct pacer_class_cpu *cc = per_cpu_ptr(cl->cpu, cpu);
+		struct pacer_class_cpu *cc;
+
+		if (!cpus)
+			break;
+		cc = per_cpu_ptr(cpus, cpu);
 
 		spin_lock_bh(&cc->sh->lock);
 		write_seqcount_begin(&cc->seq);

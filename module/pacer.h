@@ -114,6 +114,7 @@ struct pacer_class_params {
 	struct rcu_head rcu;
 };
 
+struct mem_cgroup;
 struct pacer_shaper;
 struct pacer_class;
 
@@ -148,7 +149,10 @@ struct pacer_class_cpu {
  * @nrules: rules that send packets here, under RTNL
  * @dead: deleted: arriving packets are dropped as %PACER_DROP_FLUSH
  * @params: configuration; RCU readers, replaced under RTNL
- * @cpu: the class on each CPU
+ * @cpu: the class on each CPU, NULL until its first packet (an idle class
+ *	holds no per-CPU memory); set once, see pacer_class_cpus()
+ * @memcg: the memory cgroup of whoever created the class, charged for
+ *	what the class allocates later, from softirq
  * @overflow: the class's flow for packets whose hash bucket another class
  *	holds; owned by one CPU's queue at a time, like any flow
  * @lock: the buckets; CPUs take it once per claim, not per packet
@@ -165,6 +169,7 @@ struct pacer_class {
 	bool dead;
 	struct pacer_class_params __rcu *params;
 	struct pacer_class_cpu __percpu *cpu;
+	struct mem_cgroup *memcg;
 	struct pacer_flow overflow;
 
 	spinlock_t lock ____cacheline_aligned_in_smp; /* the buckets */

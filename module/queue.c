@@ -100,12 +100,23 @@ void pacer_flows_sent(struct list_head *sending)
 {
 	struct pacer_flow *flow, *tmp;
 
-	list_for_each_entry_safe(flow, tmp, sending, send_node) {
-		list_del_init(&flow->send_node);
-		/* A packet that joined meanwhile put it back on a list. */
-		if (list_empty(&flow->node) && !flow->head)
-			pacer_flow_let_go(flow);
-	}
+	list_for_each_entry_safe(flow, tmp, sending, send_node)
+		pacer_flow_sent(flow);
+}
+
+/**
+ * pacer_flow_sent() - the packets taken from one flow were re-injected
+ * @flow: the flow, on a list of flows being sent; taken off it, and let
+ *	go of if it has nothing left
+ *
+ * Context: the lock of the shaper whose queue owns @flow held.
+ */
+void pacer_flow_sent(struct pacer_flow *flow)
+{
+	list_del_init(&flow->send_node);
+	/* A packet that joined meanwhile put it back on a list. */
+	if (list_empty(&flow->node) && !flow->head)
+		pacer_flow_let_go(flow);
 }
 
 /**

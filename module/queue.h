@@ -134,6 +134,7 @@ void pacer_flow_init(struct pacer_flow *flow);
 void pacer_flow_unclaim(struct pacer_flow *flow);
 void pacer_flow_sending(struct pacer_flow *flow, struct list_head *sending);
 void pacer_flows_sent(struct list_head *sending);
+void pacer_flow_sent(struct pacer_flow *flow);
 void pacer_queue_add(struct pacer_queue *q, struct pacer_flow *flow,
 		     struct sk_buff *skb, u32 class_id);
 struct sk_buff *pacer_queue_peek(struct pacer_queue *q,

@@ -2,9 +2,11 @@
 /*
  * pacer: re-injection, the way drivers/net/ifb.c does it: back into the
  * receive path of the original device for packets taken at ingress, out
- * through the original device for packets taken at egress.  Always from
- * a shaper's NAPI poll, in softirq context and with a budget: never from
- * inside the device's xmit, so never recursing.
+ * through the original device for packets taken at egress.  From a
+ * shaper's NAPI poll, in softirq context and with a budget; and for a
+ * packet that need not wait (class.c, pacer_class_pass()) from the
+ * device's xmit, nested as tc mirred nests its own redirects: every level
+ * goes through dev_queue_xmit(), whose recursion limit bounds the depth.
  */
 #include <linux/netdevice.h>
 #include <linux/netfilter_netdev.h>

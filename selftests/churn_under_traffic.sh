@@ -30,7 +30,10 @@
 #   about class 0).  Any other outcome is unexpected: there must be none.
 # - The reader loop runs "class show" (-j -s), "rule show", "dev show" and
 #   "class show id 1" every second or so; each must succeed (class 1 may
-#   be missing) and every class of every dump must already satisfy
+#   be missing, and a dump that a class or rule added or deleted between
+#   two of its parts interrupted must say so: pacerctl exits 1, "the list
+#   changed while it was read") and every class of
+#   every dump must already satisfy
 #   rx = tx + dropped + backlog, packets and bytes (read under the class
 #   lock; stats reset keeps it true).
 # - The churn lasts until the mutators have done MIN_OPS commands (200;
@@ -676,7 +679,7 @@ END {
 # reader DEV STOPFILE OUTF: dumps back to back until STOPFILE exists.
 reader() {
 	local dev=$1 stop=$2 outf=$3 rc err reads=0 bad=0 unexpected=0
-	local samples=0 classes=0 broken=0 missing=0
+	local samples=0 classes=0 broken=0 missing=0 interrupted=0
 
 	set +e
 	: >"$outf.log"
@@ -696,6 +699,10 @@ reader() {
 				case "$what $rc $err" in
 				"one 1 "*"no class with this id on the device"*)
 					missing=$((missing + 1)) ;;
+				# A class or rule added or deleted between two parts
+				# of a dump: pacerctl says so and fails.
+				*" 1 "*"the list changed while it was read; run the command again"*)
+					interrupted=$((interrupted + 1)) ;;
 				*)	unexpected=$((unexpected + 1))
 					echo "unexpected: $what: exit $rc, \"$err\"" >>"$outf.log" ;;
 				esac
@@ -713,8 +720,8 @@ reader() {
 		# Leave most of the CPU to the mutators.
 		sleep 1
 	done
-	printf 'reads %s\nunexpected %s\nmissing %s\nsamples %s\nclasses %s\nbroken %s\n' \
-		"$reads" "$unexpected" "$missing" "$samples" "$classes" "$broken" >"$outf.tmp"
+	printf 'reads %s\nunexpected %s\nmissing %s\ninterrupted %s\nsamples %s\nclasses %s\nbroken %s\n' \
+		"$reads" "$unexpected" "$missing" "$interrupted" "$samples" "$classes" "$broken" >"$outf.tmp"
 	mv "$outf.tmp" "$outf"
 }
 
@@ -920,7 +927,8 @@ for i in $(seq 0 $((MUTATORS - 1))); do
 done
 f=$TMPD/reader
 log "reader: $(mval "$f" reads) reads, $(mval "$f" samples) class dumps of" \
-	"$(mval "$f" classes) classes in all; class 1 missing $(mval "$f" missing) times"
+	"$(mval "$f" classes) classes in all; class 1 missing $(mval "$f" missing) times;" \
+	"$(mval "$f" interrupted) dumps interrupted by a change"
 head -n 10 "$f.log"
 log "pace: $(awk -v n="$ops" -v s="$CHURN" 'BEGIN { printf "%.1f", n / s }') commands/s"
 check_ge "commands done by the mutators in ${CHURN}s" "$ops" "$MIN_OPS"

@@ -8,8 +8,9 @@
 #
 # 1. Class 1 at 20 Mbit/s (a quarter of what the path carries unshaped,
 #    if that is less) takes both flows:
-#    - together they get within 1 % of rate x 1448/1514 (the receiver's
-#      intervals, seconds 2 to SECS): the class's rate holds across CPUs;
+#    - together they get within 1 % of rate x 1448/1514 (the receivers'
+#      intervals, seconds 2 to SECS - 1, when both flows are on): the
+#      class's rate holds across CPUs;
 #    - each CPU re-injected the packets it received (pacerctl -s -s dev
 #      show), but for those that joined their flow on the other CPU: a
 #      sender emits some segments from the other CPU (from softirq, when
@@ -117,7 +118,7 @@ run_case() {
 step "class 1 at $MBIT Mbit/s, one flow from each CPU, ${SECS}s"
 pc "$NS_B" stats reset dev pacer0 id 1
 run_case shaped
-check_within "shaped: goodput of both flows (s$FROM-$SECS) vs $MBIT Mbit/s x 1448/1514" \
+check_within "shaped: goodput of both flows (s$FROM-$((SECS - 1))) vs $MBIT Mbit/s x 1448/1514" \
 	"$BPS" "$(theory $((MBIT * 1000000)))" "$TOL"
 check_ge "shaped: class 1 delayed_packets (the class did shape)" "$C_delayed_packets" 1
 

@@ -4,9 +4,11 @@
 # The queue bound: a class holds at most its limit; a packet that finds
 # the queue full is dropped and counted as dropped_queue_limit.
 # A burst of 200 ICMP echo requests is bunched up by netem's slots on
-# vethA, so it arrives at vethB (and pacer0) in one softirq run: with the
-# default class's limit at 1k (ten 98-byte requests) some are dropped,
-# with 1m none.  Every figure is exact:
+# vethA, so it arrives at vethB (and pacer0) in one softirq run.  The
+# default class is set to 10 Mbit/s with a 1k bucket: the first ten
+# requests leave at once (a class with tokens and nothing queued does not
+# queue), the rest queue; with the class's limit at 1k (ten 98-byte
+# requests) some are dropped, with 1m none.  Every figure is exact:
 # pacer0 receives the 200, re-injects what it does not drop, and NS_B's
 # IP stack receives exactly the re-injected requests.  Replies are not
 # counted: ping's receive buffer overflows with a 200-reply burst (with or
@@ -19,7 +21,8 @@
 #   | vethA 10.0.3.1                   |        | vethB 10.0.3.2            |
 #   |   root netem slot 300ms: holds --+------->|   ingress: matchall       |
 #   |   the burst, releases it at once |        |   mirred --> pacer0       |
-#   |                                  |        |   (class 0 limit 1k: drops)|
+#   |                                  |        |   (class 0 10mbit, burst  |
+#   |                                  |        |    1k, limit 1k: drops)   |
 #   |                     <--- replies-+--------+-- re-injected requests    |
 #   +----------------------------------+        +---------------------------+
 #
@@ -67,8 +70,8 @@ run_burst() {
 	log "pacer0 after:  $P1"
 }
 
-step "class 0 limit 1k, a burst of $BURST"
-ip netns exec "$NS_B" pacerctl class change dev pacer0 id 0 limit 1k
+step "class 0 at 10 Mbit/s, burst 1k, limit 1k: a burst of $BURST"
+ip netns exec "$NS_B" pacerctl class change dev pacer0 id 0 rate 10mbit burst 1k limit 1k
 run_burst "$BURST"
 rx=$(pacer_delta P1 P0 rx_packets)
 tx=$(pacer_delta P1 P0 tx_packets)

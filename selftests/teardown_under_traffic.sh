@@ -14,9 +14,9 @@
 #   1. TCP flow, pacer0 deleted      -> the client ends; vethB still works
 #   2. UDP flood, the veth deleted   -> pacer0 lives on: rx = tx + dropped
 #                                       + backlog
-#   2b. pacer0 holding packets (its  -> exactly the held packets are counted
-#      NAPI thread starved), the        as dropped_reinject
-#      veth deleted
+#   2b. pacer0 holding packets (a    -> exactly the held packets are counted
+#      slow class 0, its NAPI thread    as dropped_reinject
+#      starved), the veth deleted
 #   3. UDP flood, pacer0 down and up -> flushed packets counted, invariant
 #   3b. pacer0 holding packets, down -> exactly the held packets are
 #                                       re-injected or counted as flushed
@@ -86,15 +86,20 @@ ping_replies() {
 		sed -n 's/.* \([0-9]*\) received.*/\1/p'
 }
 
-# pacer0 releases packets at once.  To have it hold some, starve_napi
-# moves its NAPI contexts (one per CPU's shaper) to threads (threaded
-# NAPI) pinned to CPU 1 at nice 19 and starves them with a busy loop at
-# nice -20; the test, and the
-# traffic it sends, stay on CPU 0.  feed_napi ends the starvation and waits
-# until pacer0 is idle.
+# pacer0 releases packets at once, and a packet that need not wait is not
+# even queued.  To have it hold some, starve_napi slows class 0 below what
+# hold sends (100 kbit/s, a 1k bucket, a 64k limit: after a few pings one
+# has to wait, and every later one queues behind it), moves pacer0's NAPI
+# contexts (one per CPU's shaper) to threads (threaded NAPI) pinned to
+# CPU 1 at nice 19 and starves them with a busy loop at nice -20; the
+# test, and the traffic it sends, stay on CPU 0.  feed_napi ends the
+# starvation, waits until pacer0 is idle and makes class 0 unlimited
+# again.
 starve_napi() {
 	local p
 
+	ip netns exec "$NS_B" pacerctl class change dev pacer0 id 0 \
+		rate 100kbit burst 1k limit 64k
 	taskset -p 1 $$ >/dev/null
 	ip netns exec "$NS_B" sh -c 'echo 1 >/sys/class/net/pacer0/threaded'
 	NAPI_PIDS=
@@ -120,6 +125,8 @@ feed_napi() {
 	wait_pacer_idle "$NS_B" pacer0
 	ip netns exec "$NS_B" sh -c 'echo 0 >/sys/class/net/pacer0/threaded'
 	taskset -p 3 $$ >/dev/null
+	ip netns exec "$NS_B" pacerctl class change dev pacer0 id 0 \
+		rate unlimited
 }
 
 # waiting_for_napi PID: the process sleeps in napi_disable() (its kernel

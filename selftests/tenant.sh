@@ -14,10 +14,13 @@
 #    gives it CAP_NET_ADMIN there, creates a pacer device (the module is
 #    loaded already) and cannot raise its caps above the parameters.
 # 3. Memory, the same user inside a memory cgroup (cgroup v2):
-#    - with memory.max 256M it creates 200 classes: the cgroup's
-#      memory.current grows by 1 to 2 KiB a class (a class, its
-#      parameters and its state on each of the 2 CPUs; before pacer
-#      charged them, the growth was ~0);
+#    - with memory.max 256M it creates 2,000 classes, each with a rule:
+#      the cgroup's memory.current grows by 512 B to 1.5 KiB a class (a
+#      class and its parameters; none of it per CPU); then pings through
+#      a veth pair of its own, redirected to the device, reach 1,000 of
+#      them: each grows it by its state on every CPU, allocated in
+#      softirq on the class's first packet (before pacer charged them,
+#      the growth was ~0);
 #    - with memory.max 8M it creates pacer devices (each with its flow
 #      table, ~400 KiB, and nothing caps how many a namespace has) until
 #      one fails: the failure is "Cannot allocate memory", the cgroup
@@ -178,40 +181,70 @@ field_of() {	# field_of NAME OUTPUT: the Nth (last) value printed as "NAME V"
 	echo "$2" | sed -n "s/^$1 \([0-9]*\).*/\1/p" | tail -n 1
 }
 
-step "memory: 200 classes are charged to the tenant's cgroup"
-N=200
+step "memory: idle classes, then classes with traffic, charged to the tenant's cgroup"
+N=2000
+ACTIVE=1000
+# The tenant's own veth pair: a ping from va to each class's address (va
+# does no ARP: its frames reach vb addressed to va itself) is redirected
+# at vb's ingress to up0, where rule i sends it to class i.  The tenant cannot
+# load modules: root loads what tc needs.
+modprobe -a sch_ingress cls_matchall act_mirred
+awk -v n="$N" 'BEGIN { for (i = 1; i <= n; i++) {
+	printf "class add dev up0 id %d rate 1mbit\n", i
+	printf "rule add dev up0 pref %d dst 10.9.%d.%d/32 class %d\n",
+		i, 1 + int((i - 1) / 250), 1 + (i - 1) % 250, i } }' >"$TT/classes"
 # One batch (one process, one socket), then a pause for RCU: what the
-# cgroup is charged then is the classes, not 200 processes' leftovers
+# cgroup is charged then is the classes, not processes' leftovers
 # (sockets are freed after a grace period).
-awk -v n="$N" 'BEGIN { for (i = 2; i <= n + 1; i++)
-	printf "class add dev up0 id %d rate 1mbit\n", i }' >"$TT/classes"
-out=$(in_cgroup 256M "ip link add up0 type pacer || exit 1
-pacerctl class add dev up0 id 1 rate 1mbit || exit 1
+out=$(in_cgroup 256M "ip link set lo up
+ip link add up0 type pacer && ip link set up0 up || exit 1
+ip link add va type veth peer name vb || exit 1
+ip link set va arp off up && ip link set vb up && ip addr add 10.9.0.1/16 dev va || exit 1
+tc qdisc add dev vb ingress || exit 1
+tc filter add dev vb parent ffff: matchall action mirred egress redirect dev up0 || exit 1
 sleep 1
 $PEEK
 # -b stops at the first failing line, with a non-zero status.
 if pacerctl -b $TT/classes >/dev/null; then echo \"created $N\"; else echo \"created 0\"; fi
 sleep 1
+$PEEK
+i=1
+while [ \$i -le $ACTIVE ]; do
+	ping -n -q -c 1 -W 1 10.9.\$((1 + (i - 1) / 250)).\$((1 + (i - 1) % 250)) >/dev/null 2>&1 &
+	[ \$((i % 100)) != 0 ] || wait
+	i=\$((i + 1))
+done
+wait
+pacerctl -j -s dev show dev up0 | sed -n 's/.*\"rx_packets\":\([0-9]*\).*/rx \1/p'
+sleep 1
 $PEEK")
 log "$out"
 created=$(field_of created "$out")
-before=$(echo "$out" | sed -n 's/^current \([0-9]*\)/\1/p' | head -n 1)
-after=$(field_of current "$out")
-check_eq "classes created under memory.max 256M" "$created" "$N"
-per=$(( (${after:-0} - ${before:-0}) / N ))
-log "charged per class: $per bytes (a class, its parameters and its state on each CPU)"
-check_ge "cgroup memory.current grew by >= 1 KiB a class" "$per" 1024
-# A class is 512 + 128 bytes of slab and 416 bytes per possible CPU; the
-# memory cgroup charges a per-CPU object twice its size (the object on
-# each CPU, and its own pointer per 4 bytes of it).  So <= 640 bytes plus
-# 1 KiB per possible CPU.
+cur=$(echo "$out" | sed -n 's/^current \([0-9]*\)/\1/p')
+before=$(echo "$cur" | sed -n 1p)
+idle=$(echo "$cur" | sed -n 2p)
+active=$(echo "$cur" | sed -n 3p)
+check_eq "classes (each with a rule) created under memory.max 256M" "$created" "$N"
+check_ge "premise: packets up0 received from the pings (one per active class)" \
+	"$(field_of rx "$out")" "$ACTIVE"
+per=$(( (${idle:-0} - ${before:-0}) / N ))
+log "charged per idle class and its rule: $per bytes"
 ncpus=$(awk -F- '{ print ($2 == "" ? $1 : $2) + 1 }' /sys/devices/system/cpu/possible)
+per_active=$(( (${active:-0} - ${idle:-0}) / ACTIVE ))
+log "charged per class on its first packet: $per_active bytes ($ncpus possible CPUs)"
+# A class is 512 bytes of slab and its parameters 192; its state on each
+# CPU (432 bytes) is allocated only when its first packet comes, in
+# softirq, and charged to the cgroup that created the class.  Before
+# pacer charged them, the growth was ~0.
+check_ge "cgroup memory.current grew by >= 512 B an idle class" "$per" 512
+check_ge "... and by >= 432 B per possible CPU a class with traffic" \
+	"$per_active" $((432 * ncpus))
 # The debug kernel's KASAN pads every object: its figure is only logged.
 if [ "$IS_DEBUG" = 1 ]; then
 	log "an idle class costs $per bytes on the debug kernel (KASAN's; not checked)"
 else
-	check_le "... and an idle class costs <= 640 B + 1 KiB per possible CPU ($ncpus)" \
-		"$per" $((640 + 1024 * ncpus))
+	check_le "... and an idle class with its rule costs <= 1.5 KiB, whatever the CPUs" \
+		"$per" 1536
 fi
 
 step "memory: under memory.max 8M the tenant runs out of memory, not of a cap"

@@ -281,11 +281,21 @@ static struct sk_buff *pacer_test_queued(struct kunit *test, unsigned int len)
 	return skb;
 }
 
+/* The limit's next victim in @q is the packet of @len bytes; it is freed. */
+static void pacer_test_victim_is(struct kunit *test, struct pacer_queue *q,
+				 u32 len)
+{
+	struct sk_buff *skb = pacer_queue_take_fattest(q);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, skb);
+	KUNIT_EXPECT_EQ(test, skb->len, len);
+	kfree_skb(skb);
+}
+
 static void pacer_queue_victim(struct kunit *test)
 {
 	struct pacer_flow flows[3];
 	struct pacer_queue q;
-	struct sk_buff *skb;
 	int i;
 
 	pacer_queue_init(&q, 1514);
@@ -297,21 +307,13 @@ static void pacer_queue_victim(struct kunit *test)
 	pacer_queue_add(&q, &flows[1], pacer_test_queued(test, 901), 1);
 	pacer_queue_add(&q, &flows[2], pacer_test_queued(test, 1500), 1);
 	KUNIT_EXPECT_PTR_EQ(test, q.fattest, &flows[1]);
-	skb = pacer_queue_take_fattest(&q);
-	KUNIT_EXPECT_EQ(test, skb->len, 900U);
-	kfree_skb(skb);
+	pacer_test_victim_is(test, &q, 900);
 	/* Its second packet too: it is still remembered, no scan needed. */
-	skb = pacer_queue_take_fattest(&q);
-	KUNIT_EXPECT_EQ(test, skb->len, 901U);
-	kfree_skb(skb);
+	pacer_test_victim_is(test, &q, 901);
 	/* Emptied, it is forgotten; a scan finds flow 2 and keeps it. */
 	KUNIT_EXPECT_PTR_EQ(test, q.fattest, (struct pacer_flow *)NULL);
-	skb = pacer_queue_take_fattest(&q);
-	KUNIT_EXPECT_EQ(test, skb->len, 1500U);
-	kfree_skb(skb);
-	skb = pacer_queue_take_fattest(&q);
-	KUNIT_EXPECT_EQ(test, skb->len, 1000U);
-	kfree_skb(skb);
+	pacer_test_victim_is(test, &q, 1500);
+	pacer_test_victim_is(test, &q, 1000);
 	KUNIT_EXPECT_PTR_EQ(test, pacer_queue_take_fattest(&q),
 			    (struct sk_buff *)NULL);
 	KUNIT_EXPECT_EQ(test, q.backlog_packets, 0U);

@@ -73,7 +73,7 @@ static uint64_t dump_default_burst(uint64_t rate, uint8_t gso)
 	unsigned __int128 at10ms = (unsigned __int128)rate * 10000000 / div;
 	unsigned __int128 at1000s = (unsigned __int128)rate * 1000000000000ULL / div;
 	bool split = gso == PACER_GSO_SPLIT ||
-		     (gso == PACER_GSO_AUTO && rate < 1000000000ULL);
+		     (gso == PACER_GSO_AUTO && rate < PACER_GSO_AUTO_SPLIT_BELOW);
 	unsigned __int128 min = split ? 16 << 10 : 2 * 65536;
 	unsigned __int128 burst = at10ms > min ? at10ms : min;
 

@@ -206,7 +206,8 @@ enum pacer_cpu_stats_attr {
 
 /**
  * enum pacer_gso - what a class does with GSO packets
- * @PACER_GSO_AUTO: split them below 1 Gbit/s, keep them whole above
+ * @PACER_GSO_AUTO: split them below %PACER_GSO_AUTO_SPLIT_BELOW bit/s,
+ *	keep them whole from there
  * @PACER_GSO_SPLIT: split them into their segments (rate-limited classes)
  * @PACER_GSO_KEEP: keep them whole, charged as their segments
  */
@@ -215,6 +216,9 @@ enum pacer_gso {
 	PACER_GSO_SPLIT,
 	PACER_GSO_KEEP,
 };
+
+/* 500 Mbit/s: a 64 KiB GSO packet lasts 1 ms there. */
+#define PACER_GSO_AUTO_SPLIT_BELOW	500000000
 
 /* Class 0 always exists: it takes every packet no rule or priority steers. */
 #define PACER_CLASS_DEFAULT	0
