@@ -63,8 +63,9 @@ static void pacer_flow_let_go(struct pacer_flow *flow)
 }
 
 /**
- * pacer_flow_unclaim() - give back a flow claimed for packets that were
- *	all dropped before they got in
+ * pacer_flow_unclaim() - give back a flow that holds nothing: claimed for
+ *	packets that were all dropped before they got in, or whose last
+ *	packets were re-injected (pacer_flow_sent())
  * @flow: the flow, claimed by the caller's queue
  */
 void pacer_flow_unclaim(struct pacer_flow *flow)
@@ -114,9 +115,8 @@ void pacer_flows_sent(struct list_head *sending)
 void pacer_flow_sent(struct pacer_flow *flow)
 {
 	list_del_init(&flow->send_node);
-	/* A packet that joined meanwhile put it back on a list. */
-	if (list_empty(&flow->node) && !flow->head)
-		pacer_flow_let_go(flow);
+	/* Unless a packet that joined meanwhile put it back on a list. */
+	pacer_flow_unclaim(flow);
 }
 
 /**
