@@ -677,6 +677,7 @@ static void pacer_class_enqueue_one(struct pacer_class_cpu *cc,
 	struct pacer_dev *pd = cl->pd;
 	struct pacer_skb_cb *cb = pacer_skb_cb(skb);
 	struct sk_buff *victim;
+	s64 backlog;
 	u64 due;
 
 	pacer_stats_rx(this_cpu_ptr(pd->stats), skb->len);
@@ -693,12 +694,17 @@ static void pacer_class_enqueue_one(struct pacer_class_cpu *cc,
 	}
 
 	/*
-	 * Make room at the expense of whichever flow built the backlog here;
-	 * if the backlog is on other CPUs, the arriving packet goes.
+	 * Reserve the packet's room first, so that CPUs queueing into the
+	 * class at once cannot each see room for one and together pass the
+	 * limit.  Make room at the expense of whichever flow built the
+	 * backlog here; if the backlog is on other CPUs, the arriving packet
+	 * goes.
 	 */
-	while (atomic64_read(&cl->backlog) + skb->len > p->limit) {
+	backlog = atomic64_add_return(skb->len, &cl->backlog);
+	while (backlog > p->limit) {
 		victim = pacer_queue_take_fattest(&cc->queue);
 		if (!victim) {
+			atomic64_sub(skb->len, &cl->backlog);
 			pacer_class_count_drop(cc, skb, PACER_DROP_QUEUE_LIMIT);
 			goto drop;
 		}
@@ -706,6 +712,7 @@ static void pacer_class_enqueue_one(struct pacer_class_cpu *cc,
 		pacer_class_count_drop(cc, victim, PACER_DROP_QUEUE_LIMIT);
 		victim->next = *victims;
 		*victims = victim;
+		backlog = atomic64_read(&cl->backlog);
 	}
 
 	cb->ecn_marked = false;
@@ -716,7 +723,7 @@ static void pacer_class_enqueue_one(struct pacer_class_cpu *cc,
 		*now = ktime_get_ns();
 	cb->enqueue_ns = *now;
 	pacer_queue_add(&cc->queue, flow, skb, cl->id);
-	pacer_class_peak(cl, atomic64_add_return(skb->len, &cl->backlog));
+	pacer_class_peak(cl, backlog);
 	percpu_counter_add_batch(&pd->mem, skb->truesize, PACER_MEM_BATCH);
 	return;
 
