@@ -457,6 +457,25 @@ enum skb_drop_reason pacer_skb_drop_reason(enum pacer_drop_reason reason)
 	}
 }
 
+/**
+ * pacer_drop_classless() - drop a packet no class state counts: the
+ *	device's counters only (received, and dropped for @reason)
+ * @pd: the device
+ * @skb: the packet; freed
+ * @reason: why
+ *
+ * Context: BH disabled.
+ */
+void pacer_drop_classless(struct pacer_dev *pd, struct sk_buff *skb,
+			  enum pacer_drop_reason reason)
+{
+	struct pacer_pcpu_stats *stats = this_cpu_ptr(pd->stats);
+
+	pacer_stats_rx(stats, skb->len);
+	pacer_stats_drop(stats, reason, skb->len);
+	kfree_skb_reason(skb, pacer_skb_drop_reason(reason));
+}
+
 /* Free a list of packets pacer_class_count_drop() counted. */
 static void pacer_class_free_dropped(struct sk_buff *list)
 {
@@ -530,6 +549,14 @@ u32 pacer_charge_len(const struct sk_buff *skb,
 }
 EXPORT_SYMBOL_IF_KUNIT(pacer_charge_len);
 
+/* The clock, read at most once per packet: *@now is 0 until then. */
+static u64 pacer_now(u64 *now)
+{
+	if (!*now)
+		*now = ktime_get_ns();
+	return *now;
+}
+
 /*
  * Whether a packet charged @charge bytes may leave @cc now; if not, *@due
  * is when it may.  The CPU spends the tokens it claimed; when they run
@@ -557,8 +584,7 @@ static bool pacer_class_cpu_ready(struct pacer_class_cpu *cc,
 	if (!need && !peak_need)
 		return true;
 
-	if (!*now)
-		*now = ktime_get_ns();
+	pacer_now(now);
 	spin_lock(&cl->lock);
 	t = need ? pacer_bucket_ready(&cl->bucket, need, *now) : *now;
 	if (peak_need)
@@ -719,9 +745,7 @@ static void pacer_class_enqueue_one(struct pacer_class_cpu *cc,
 	cb->charge = pacer_charge_len(skb, &p->cfg);
 	cb->delayed = cc->queue.backlog_packets ||
 		      !pacer_class_cpu_ready(cc, p, cb->charge, now, &due);
-	if (!*now)
-		*now = ktime_get_ns();
-	cb->enqueue_ns = *now;
+	cb->enqueue_ns = pacer_now(now);
 	pacer_queue_add(&cc->queue, flow, skb, cl->id);
 	pacer_class_peak(cl, backlog);
 	percpu_counter_add_batch(&pd->mem, skb->truesize, PACER_MEM_BATCH);
@@ -847,11 +871,7 @@ bool pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
 	if (unlikely(!cpus)) {
 		cpus = pacer_class_cpus_alloc(cl);
 		if (!cpus) {
-			/* No class state to count it in: the device's only. */
-			pacer_stats_rx(this_cpu_ptr(cl->pd->stats), skb->len);
-			pacer_stats_drop(this_cpu_ptr(cl->pd->stats),
-					 PACER_DROP_MEMORY, skb->len);
-			kfree_skb_reason(skb, pacer_skb_drop_reason(PACER_DROP_MEMORY));
+			pacer_drop_classless(cl->pd, skb, PACER_DROP_MEMORY);
 			return false;
 		}
 	}

@@ -170,9 +170,7 @@ static netdev_tx_t pacer_xmit(struct sk_buff *skb, struct net_device *dev)
 	return NETDEV_TX_OK;
 
 flush:
-	pacer_stats_rx(this_cpu_ptr(pd->stats), skb->len);
-	pacer_stats_drop(this_cpu_ptr(pd->stats), PACER_DROP_FLUSH, skb->len);
-	kfree_skb_reason(skb, pacer_skb_drop_reason(PACER_DROP_FLUSH));
+	pacer_drop_classless(pd, skb, PACER_DROP_FLUSH);
 	return NETDEV_TX_OK;
 }
 

@@ -291,6 +291,8 @@ u32 pacer_class_limit(struct pacer_class *cl);
 u32 pacer_charge_len(const struct sk_buff *skb,
 		     const struct pacer_class_cfg *cfg);
 enum skb_drop_reason pacer_skb_drop_reason(enum pacer_drop_reason reason);
+void pacer_drop_classless(struct pacer_dev *pd, struct sk_buff *skb,
+			  enum pacer_drop_reason reason);
 
 /* classify.c */
 struct flow_keys;
