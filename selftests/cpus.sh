@@ -4,7 +4,12 @@
 # Two CPUs feeding one class.  Two TCP flows from NS_A to NS_B, their
 # senders pinned to CPU 0 and CPU 1 (taskset): over veth a packet is
 # received on the CPU that sent it, so the flows reach vethB's ingress,
-# and pacer0, on both CPUs.
+# and pacer0, on both CPUs.  RFS on vethA steers each flow's ACKs to its
+# sender's CPU, as a NIC's RSS keeps a flow on one CPU both ways.  Without
+# it an ACK comes back on the CPU that re-injected the segment it answers,
+# and the sender's next segments go out from there: a flow whose segments
+# once joined their flow's queue on the other CPU (below) could move to
+# that CPU for good, and both flows end up on one.
 #
 # 1. Class 1 at 20 Mbit/s (a quarter of what the path carries unshaped,
 #    if that is less) takes both flows:
@@ -35,7 +40,7 @@
 #   +------------ NS_A -------------+          +--------- NS_B -----------+
 #   | taskset -c 0 iperf3 -c :5201  |          | vethB 10.0.20.2          |
 #   | taskset -c 1 iperf3 -c :5202  |          |  ingress: matchall       |
-#   | vethA 10.0.20.1 --------------+--------->|  mirred --> pacer0:      |
+#   | vethA 10.0.20.1 (RFS) --------+--------->|  mirred --> pacer0:      |
 #   +-------------------------------+          |  class 1, CPU 0 and 1    |
 #                                              +--------------------------+
 #
@@ -58,6 +63,14 @@ FROM=2
 setup_ns NS_A NS_B
 load_pacer
 veth_pair "$NS_A" vethA 10.0.20.1 "$NS_B" vethB 10.0.20.2
+RFS_ENTRIES=$(cat /proc/sys/net/core/rps_sock_flow_entries)
+cleanup_test() {
+	echo "$RFS_ENTRIES" >/proc/sys/net/core/rps_sock_flow_entries
+}
+echo 4096 >/proc/sys/net/core/rps_sock_flow_entries
+ip netns exec "$NS_A" sh -c 'echo 3 >/sys/class/net/vethA/queues/rx-0/rps_cpus &&
+	echo 4096 >/sys/class/net/vethA/queues/rx-0/rps_flow_cnt' ||
+	skip "RFS is not available"
 pacer_add "$NS_B" pacer0
 redirect_ingress "$NS_B" vethB pacer0
 IPERF_PORT=5201
