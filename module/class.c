@@ -780,9 +780,12 @@ static bool pacer_class_may_pass(struct pacer_class_cpu *cc,
 	/*
 	 * Back into the receive path only from inside it (a NIC's or a
 	 * backlog's poll), never from a sender that may hold a socket lock
-	 * the receive path would take.
+	 * the receive path would take, and only where tc mirred lets what
+	 * the stack sends from there (an ACK, a reply, a forwarded packet)
+	 * be redirected to this device again.
 	 */
-	if (skb->from_ingress && !in_serving_softirq())
+	if (skb->from_ingress &&
+	    (!in_serving_softirq() || !pacer_mirred_may_nest_same_dev()))
 		return false;
 	cb->charge = pacer_charge_len(skb, &p->cfg);
 	return pacer_class_cpu_ready(cc, p, cb->charge, now, &due);

@@ -64,4 +64,21 @@ static inline struct nlattr **pacer_dump_attrs(struct netlink_callback *cb)
 #endif
 }
 
+/**
+ * pacer_mirred_may_nest_same_dev() - whether tc mirred redirects a packet
+ *	to a device it is already redirecting to on this CPU
+ *
+ * pacer sends a packet that need not wait on from inside its xmit, which
+ * tc mirred called.  What the stack sends in answer from there (a TCP
+ * ACK, an echo reply, a forwarded packet) may be redirected to the same
+ * pacer device, a nested redirect to it.  6.1 allows that, within its
+ * nesting limit.  6.12 (Debian's 6.12.117) takes it for a loop and drops
+ * the packet ("tc mirred: loop on device"): with pacer attached to both
+ * sides of a veth, every echo reply was lost.
+ */
+static inline bool pacer_mirred_may_nest_same_dev(void)
+{
+	return !PACER_KERNEL_SINCE(6, 12);
+}
+
 #endif /* _PACER_COMPAT_H */
