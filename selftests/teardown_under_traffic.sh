@@ -234,7 +234,7 @@ log "pacer0: $P1"
 log "flushed when it went down: $(pacer_delta P1 P0 dropped_flush)"
 check_eq "backlog_packets" "$P1_backlog_packets" 0
 check_invariant "$NS_B" pacer0
-check_views "$NS_B" pacer0
+check_views "$NS_B" pacer0 went-down
 check_eq "pings through pacer0 once up again" "$(ping_replies)" 3
 
 step "3b: packets held in pacer0, then pacer0 down"
@@ -259,7 +259,7 @@ check_eq "held = re-injected + dropped for congestion + flushed" \
 	   $(pacer_delta P1 PH dropped_flush))) "$PH_backlog_packets"
 check_eq "backlog_packets" "$P1_backlog_packets" 0
 check_invariant "$NS_B" pacer0
-check_views "$NS_B" pacer0
+check_views "$NS_B" pacer0 went-down
 ip -n "$NS_B" link set pacer0 up
 check_eq "pings through pacer0 once up again" "$(ping_replies)" 3
 
