@@ -60,7 +60,24 @@ check_eq "target_us" "$C0_target_us" 1000
 
 ce0=$(delivered_ce "$NS_A")
 
+# longest_tick_gap FILE: the longest gap, in ms, between the replies
+# "ping -D" logged to FILE.
+longest_tick_gap() {
+	sed -n 's/^\[\([0-9]*\)\.\([0-9]*\)\].*/\1\2/p' "$1" |
+		awk 'NR > 1 && $1 - p > m { m = $1 - p } { p = $1 }
+		     END { printf "%d\n", m / 1000 }'
+}
+
 step "${SECS}s of ECN-capable TCP"
+# This run misses its rate now and then (1 in 5 whole-suite runs) after
+# one stall of 260-400 ms.  A ping every 10 ms over NS_A's loopback, not
+# through pacer0, tells whether the whole guest stood still then (TCG
+# waiting for the host) or pacer0 alone held its packets: the figures
+# are logged for that, the bounds are the same either way.
+ip -n "$NS_A" link set lo up
+bg ip netns exec "$NS_A" ping -D -n -i 0.01 -w $((SECS + 1)) 127.0.0.1 \
+	>"$TMPD/ticks"
+ticker=$BGPID
 t0=$(now_ms)
 bg iperf_run "$NS_A" 10.0.11.2 "$SECS" "$TMPD/ecn.json"
 client=$BGPID
@@ -69,11 +86,16 @@ class_snap "$NS_B" pacer0 1 C1
 iperf_join "$client" $((SECS + 30)) "$TMPD/ecn.json" "the ECN flow"
 got=$(iperf_rx_bps "$TMPD/ecn.json" 2 "$SECS")
 ce=$(($(delivered_ce "$NS_A") - ce0))
+wait_exit "$ticker" 10 || log "the loopback ping did not end"
 wait_class_idle "$NS_B" pacer0 1
 class_snap "$NS_B" pacer0 1 C
 show_class "class 1 after the run" C
 log "iperf3: receiver $got bit/s over s2-$SECS, $IPERF_RETRANS retransmits;" \
 	"sender TcpExtTCPDeliveredCE +$ce"
+log "receiver intervals (start end bit/s):" \
+	$(iperf_rx_intervals "$TMPD/ecn.json" | awk '{ printf "[%s-%s %d] ", $1, $2, $3 }')
+log "the guest stood still for at most $(longest_tick_gap "$TMPD/ticks") ms" \
+	"(loopback pings every 10 ms in NS_A)"
 
 check_ge "ecn_marked after the first second" \
 	"$(class_delta C C1 ecn_marked)" 1
