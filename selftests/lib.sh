@@ -27,6 +27,7 @@ NSES=""			# namespaces to delete on exit
 PIDS=""			# background processes to stop on exit
 STEP="start"		# what the script was doing, for the exit trap
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/pacer-test.XXXXXX")
+TEST_START=$(date +%s)	# each step says when it began, for slow runs
 
 # The debug kernel (KASAN, lockdep) is ~8x slower: shorter runs, lower
 # rates.  Goodput is compared at a fixed offered rate (iperf3 -b) well under
@@ -52,7 +53,7 @@ log() {
 # step TEXT: say what comes next; the exit trap repeats it on failure.
 step() {
 	STEP=$*
-	echo "--- $*"
+	echo "--- $* [at $(($(date +%s) - TEST_START))s]"
 }
 
 # skip REASON: this test cannot run here (exit 4).
