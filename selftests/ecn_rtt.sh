@@ -88,7 +88,7 @@ ping_p50_p99=$(sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p' "$TMPD/ping" | sort -n |
 	END { if (NR) print v[int(NR * 0.5 + 0.999)] "/" v[int(NR * 0.99 + 0.999)]; else print "-/-" }')
 log "ping through the class (a sparse flow): p50/p99 $ping_p50_p99 ms"
 log "receiver, Mbit/s per interval: $(iperf_rx_intervals "$TMPD/rtt.json" |
-	awk '{ printf "%s%.1f", NR > 1 ? " " : "", $3 / 1e6 }')"
+	awk '{ printf "%s%.1f", (NR > 1 ? " " : ""), $3 / 1e6 }')"
 log "iperf3: receiver $got bit/s over s$FROM-$SECS, $IPERF_RETRANS retransmits;" \
 	"sender TcpExtTCPDeliveredCE +$ce, timeouts +$rto, loss probes +$tlp;" \
 	"marks after s$FROM: $marks;" \
