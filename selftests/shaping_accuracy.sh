@@ -114,11 +114,11 @@ check_accuracy() {
 measure() {
 	local t0 first second
 
-	t0=$(date +%s.%N)
+	t0=$(now_ms)
 	bg iperf_run "$1" "$2" "$SECS" "$4"
-	sleep_until "$(awk -v t="$t0" -v d="$FROM" 'BEGIN { printf "%.3f", t + d }')"
+	wait_until_ms $((t0 + FROM * 1000))
 	first=$(rx_payload "$3")
-	sleep_until "$(awk -v t="$t0" -v d=$((SECS - 1)) 'BEGIN { printf "%.3f", t + d }')"
+	wait_until_ms $((t0 + (SECS - 1) * 1000))
 	second=$(rx_payload "$3")
 	iperf_join "$BGPID" $((SECS + 30)) "$4" "$5"
 	BPS=$(rx_payload_bps "$first" "$second")
