@@ -60,14 +60,6 @@ check_eq "target_us" "$C0_target_us" 1000
 
 ce0=$(delivered_ce "$NS_A")
 
-# longest_tick_gap FILE: the longest gap, in ms, between the replies
-# "ping -D" logged to FILE.
-longest_tick_gap() {
-	sed -n 's/^\[\([0-9]*\)\.\([0-9]*\)\].*/\1\2/p' "$1" |
-		awk 'NR > 1 && $1 - p > m { m = $1 - p } { p = $1 }
-		     END { printf "%d\n", m / 1000 }'
-}
-
 step "${SECS}s of ECN-capable TCP"
 # This run misses its rate now and then (1 in 5 whole-suite runs) after
 # one stall of 260-400 ms.  A ping every 10 ms over NS_A's loopback, not
