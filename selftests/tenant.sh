@@ -173,11 +173,9 @@ in_cgroup() {
 	echo "events_oom_kill $(awk '$1 == "oom_kill" { print $2 }' "$TCG/memory.events")"
 }
 
-# What the cgroup is charged now, and the host's MemAvailable (builtins).
-PEEK="read -r cur <$TCG/memory.current; echo \"current \$cur\"
-while read -r key val unit; do
-	[ \"\$key\" != MemAvailable: ] || echo \"memavail \$val\"
-done </proc/meminfo"
+# What the cgroup is charged now (builtins).  The host's MemAvailable is
+# sampled by root, from outside the cgroup.
+PEEK="read -r cur <$TCG/memory.current; echo \"current \$cur\""
 
 field_of() {	# field_of NAME OUTPUT: the Nth (last) value printed as "NAME V"
 	echo "$2" | sed -n "s/^$1 \([0-9]*\).*/\1/p" | tail -n 1
@@ -300,7 +298,8 @@ check_ge "pacer devices created under memory.max 8M" "${created:-0}" 3
 # The cgroup refuses either the device's allocation (ENOMEM, which ip
 # reports) or, when the limit is hit first by ip's own pages, by killing
 # ip or the tenant's shell (the cgroup's OOM killer; seen on the debug
-# kernel, whose processes are larger, and on 6.12): both are the memory cgroup's refusal, not a cap's.
+# kernel, whose processes are larger, and on 6.12): both are the memory
+# cgroup's refusal, not a cap's.
 refused=$(echo "$out" | grep -c 'Cannot allocate memory' || true)
 killed=$(field_of events_oom_kill "$out")
 log "refusal: ENOMEM reported $refused time(s); the cgroup OOM-killed ${killed:-0} process(es)"
