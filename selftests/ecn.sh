@@ -61,11 +61,12 @@ check_eq "target_us" "$C0_target_us" 1000
 ce0=$(delivered_ce "$NS_A")
 
 step "${SECS}s of ECN-capable TCP"
-# This run misses its rate now and then (1 in 5 whole-suite runs) after
-# one stall of 260-400 ms.  A ping every 10 ms over NS_A's loopback, not
-# through pacer0, tells whether the whole guest stood still then (TCG
-# waiting for the host) or pacer0 alone held its packets: the figures
-# are logged for that, the bounds are the same either way.
+# A ping every 10 ms over NS_A's loopback, not through pacer0, logs how
+# long the whole guest stood still at most.  This run missed its rate
+# now and then (1 in 5 whole-suite runs) after one stall of 260-400 ms;
+# every such stall measured with a heartbeat on each vCPU was the whole
+# guest standing still under TCG while a process started
+# (tools/vm/README.md), not pacer0 holding its packets.
 ip -n "$NS_A" link set lo up
 bg ip netns exec "$NS_A" ping -D -n -i 0.01 -w $((SECS + 1)) 127.0.0.1 \
 	>"$TMPD/ticks"

@@ -63,9 +63,11 @@ rto0=$(snmp_counter "$NS_A" TcpExtTCPTimeouts)
 tlp0=$(snmp_counter "$NS_A" TcpExtTCPLossProbes)
 
 step "${SECS}s of one ECN-capable CUBIC flow, pinged from second $FROM"
-# A packet has waited 260-450 ms in the class now and then (1 run in 4
-# at most), and the run then misses its rate: the loopback ticker tells
-# whether the whole guest stood still meanwhile (see longest_tick_gap).
+# The loopback ticker logs how long the guest stood still at most.  A
+# packet waited 260-450 ms in the class now and then, and the run missed
+# its rate; every such stall measured with a heartbeat on each vCPU was
+# the whole guest standing still under TCG while a process started
+# (tools/vm/README.md), not the class.
 ip -n "$NS_A" link set lo up
 bg ip netns exec "$NS_A" ping -D -n -i 0.01 -w $((SECS + 1)) 127.0.0.1 \
 	>"$TMPD/ticks"
