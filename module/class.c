@@ -42,7 +42,8 @@
 #include "testing.h"
 
 #define PACER_DEFAULT_TARGET_US	5000
-#define PACER_DEFAULT_LIMIT_US	100000
+/* The least an automatic limit is: what a time limit defaulted to before. */
+#define PACER_AUTO_LIMIT_MIN_US	100000
 #define PACER_DEFAULT_RTT_US	100000
 #define PACER_BURST_TIME_NS	(10 * NSEC_PER_MSEC)
 /* Two 64 KiB GSO packets, so a default bucket never splits one in two. */
@@ -75,17 +76,18 @@
 
 /**
  * pacer_class_cfg_defaults() - the configuration of a new class
- * @cfg: filled with defaults: unlimited, 100 ms limit, 5 ms target,
- *	100 ms RTT (cake's "internet")
+ * @cfg: filled with defaults: unlimited, an automatic limit (see
+ *	pacer_class_cfg_limit_us()), 5 ms target, 100 ms RTT (cake's
+ *	"internet")
  */
 void pacer_class_cfg_defaults(struct pacer_class_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->limit_us = PACER_DEFAULT_LIMIT_US;
 	cfg->target_us = PACER_DEFAULT_TARGET_US;
 	cfg->rtt_us = PACER_DEFAULT_RTT_US;
 	cfg->gso = PACER_GSO_AUTO;
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_class_cfg_defaults);
 
 static bool pacer_cfg_split_gso(const struct pacer_class_cfg *cfg)
 {
@@ -113,16 +115,43 @@ static u32 pacer_cfg_burst(const struct pacer_class_cfg *cfg)
 		     pacer_ns_to_len(cfg->rate, PACER_BURST_TIME_MAX_NS));
 }
 
+/**
+ * pacer_class_cfg_limit_us() - a class's limit as time at its rate
+ * @cfg: the class's configuration, its limit not in bytes
+ *
+ * An automatic limit (@cfg->limit_us 0, the default) is four times the
+ * signal level, target + rtt/2 (see pacer_signal_config()), and at least
+ * 100 ms.  A slow-starting sender told at the level doubles its window
+ * once more before the signal comes back: its queue grows to its round
+ * trip plus twice the level, and since the round trip is at most twice
+ * the level that stays below four times it.  With a fixed 100 ms limit
+ * the level was capped at 25 ms, less than the 34 ms that one CUBIC flow
+ * at 80 ms needs after a cut.  A limit set by hand caps the level instead.
+ *
+ * Return: microseconds.
+ */
+u32 pacer_class_cfg_limit_us(const struct pacer_class_cfg *cfg)
+{
+	u64 level_us;
+
+	if (cfg->limit_us)
+		return cfg->limit_us;
+	level_us = (u64)cfg->target_us + cfg->rtt_us / 2;
+	return clamp_t(u64, 4 * level_us, PACER_AUTO_LIMIT_MIN_US, U32_MAX);
+}
+EXPORT_SYMBOL_IF_KUNIT(pacer_class_cfg_limit_us);
+
 static u32 pacer_cfg_limit(const struct pacer_class_cfg *cfg, u32 burst)
 {
+	u64 limit_ns;
+
 	if (cfg->limit_bytes)
 		return cfg->limit_bytes;
 	if (!cfg->rate)
 		return PACER_UNLIMITED_LIMIT;
+	limit_ns = (u64)pacer_class_cfg_limit_us(cfg) * NSEC_PER_USEC;
 	/* Never below the burst: what may leave at once may also queue. */
-	return max_t(u64, pacer_ns_to_len(cfg->rate,
-					  (u64)cfg->limit_us * NSEC_PER_USEC),
-		     burst);
+	return max_t(u64, pacer_ns_to_len(cfg->rate, limit_ns), burst);
 }
 
 /*
@@ -134,7 +163,8 @@ static u32 pacer_cfg_limit(const struct pacer_class_cfg *cfg, u32 burst)
  * though, which is also the pressure at which a sender in slow start is
  * told without waiting: it doubles its queue every round trip, and the
  * three quarters above absorb what it sends until the signal comes back
- * as a slower flow.
+ * as a slower flow.  An automatic limit is four times the level, so only
+ * a limit set by hand caps it.
  */
 static void pacer_signal_config(struct pacer_signal *s,
 				const struct pacer_class_cfg *cfg, u32 limit,

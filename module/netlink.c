@@ -53,6 +53,7 @@ static const struct nla_policy pacer_class_policy[PACER_CLASS_A_MAX + 1] = {
 	[PACER_CLASS_A_GSO]		= NLA_POLICY_MAX(NLA_U8, PACER_GSO_KEEP),
 	[PACER_CLASS_A_QUEUE_LIMIT]	= { .type = NLA_REJECT },
 	[PACER_CLASS_A_RTT_US]		= { .type = NLA_U32 },
+	[PACER_CLASS_A_LIMIT_AUTO]	= { .type = NLA_REJECT },
 };
 
 static const struct nla_policy pacer_rule_policy[PACER_RULE_A_MAX + 1] = {
@@ -519,7 +520,10 @@ static int pacer_nl_put_class(struct sk_buff *msg, struct pacer_class *cl)
 			     PACER_CLASS_A_PAD) ||
 	    (cfg.limit_bytes ?
 	     nla_put_u32(msg, PACER_CLASS_A_LIMIT_BYTES, cfg.limit_bytes) :
-	     nla_put_u32(msg, PACER_CLASS_A_LIMIT_US, cfg.limit_us)) ||
+	     nla_put_u32(msg, PACER_CLASS_A_LIMIT_US,
+			 pacer_class_cfg_limit_us(&cfg))) ||
+	    (!cfg.limit_bytes && !cfg.limit_us &&
+	     nla_put_flag(msg, PACER_CLASS_A_LIMIT_AUTO)) ||
 	    nla_put_u32(msg, PACER_CLASS_A_TARGET_US, cfg.target_us) ||
 	    nla_put_u32(msg, PACER_CLASS_A_RTT_US, cfg.rtt_us) ||
 	    nla_put_s32(msg, PACER_CLASS_A_OVERHEAD, cfg.overhead) ||
@@ -679,9 +683,10 @@ static int pacer_nl_class_precheck(struct nlattr **tb,
 	if (tb[PACER_CLASS_A_LIMIT_US]) {
 		cfg->limit_us = nla_get_u32(tb[PACER_CLASS_A_LIMIT_US]);
 		cfg->limit_bytes = 0;
-		if (!cfg->limit_us || cfg->limit_us > PACER_LIMIT_US_MAX) {
+		/* 0 asks for the automatic limit back. */
+		if (cfg->limit_us > PACER_LIMIT_US_MAX) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[PACER_CLASS_A_LIMIT_US],
-					    "limit must be 1us to 10s");
+					    "limit must be 0 (auto) or 1us to 10s");
 			return -EINVAL;
 		}
 	}

@@ -70,8 +70,9 @@ extern unsigned int pacer_flows;
  * @rate: bits per second, 0 for unlimited
  * @burst: bytes, 0 for the default
  * @ceil: peak bits per second, 0 for none
- * @limit_us: queue limit as time at @rate, 0 when @limit_bytes is set
- * @limit_bytes: queue limit in bytes, 0 when @limit_us is set
+ * @limit_us: queue limit as time at @rate; 0 for an automatic one
+ *	(pacer_class_cfg_limit_us()) unless @limit_bytes is set
+ * @limit_bytes: queue limit in bytes, 0 when it is a time
  * @target_us: the standing delay a flow may keep beyond what its round
  *	trip needs, before it is signalled
  * @rtt_us: round-trip time the class's flows are expected to have
@@ -270,6 +271,7 @@ void pacer_shapers_kick(struct pacer_dev *pd);
 
 /* class.c */
 void pacer_class_cfg_defaults(struct pacer_class_cfg *cfg);
+u32 pacer_class_cfg_limit_us(const struct pacer_class_cfg *cfg);
 struct pacer_class *pacer_class_create(struct pacer_dev *pd, u16 id,
 				       const struct pacer_class_cfg *cfg);
 int pacer_class_apply(struct pacer_class *cl,

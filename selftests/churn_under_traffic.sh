@@ -102,9 +102,9 @@ rnd_rate() {
 # ------------------------------------------------------------ the model
 #
 # For each class id it owns a mutator keeps ex_ID (1: exists), rate_ID and
-# ceil_ID (bit/s), lim_ID ("us:N" or "bytes:N"), tgt_ID (us), name_ID and
-# nr_ID (how many of its rules send packets to it); for each rule pref
-# rule_PREF (its class) and the list RULES.
+# ceil_ID (bit/s), lim_ID ("us:N", "bytes:N" or "auto"), tgt_ID (us),
+# name_ID and nr_ID (how many of its rules send packets to it); for each
+# rule pref rule_PREF (its class) and the list RULES.
 
 # v NAME: V = the value of variable NAME ("" if unset).
 v() {
@@ -124,7 +124,7 @@ class_state() {
 
 # class_new ID: the model of a class just created with defaults.
 class_new() {
-	eval "ex_$1=1 rate_$1=0 ceil_$1=0 lim_$1=us:100000 tgt_$1=5000 name_$1= nr_$1=\${nr_$1:-0}"
+	eval "ex_$1=1 rate_$1=0 ceil_$1=0 lim_$1=auto tgt_$1=5000 name_$1= nr_$1=\${nr_$1:-0}"
 }
 
 # owned_ids: the class ids this mutator owns, class 0 included for mutator 0.
@@ -225,7 +225,7 @@ op_class_add() {
 		want=exists
 	fi
 	rnd_rate
-	n_rate=$((RK * 1000)) n_ceil=0 n_lim=us:100000 n_tgt=5000 n_name=
+	n_rate=$((RK * 1000)) n_ceil=0 n_lim=auto n_tgt=5000 n_name=
 	args="rate ${RK}kbit"
 	rnd 2
 	if [ "$R" = 0 ]; then
@@ -960,7 +960,8 @@ step "the configuration is what the loops left"
 cat "$TMPD"/mutator[0-9] | awk '$1 == "class"' | sort -n -k2 >"$TMPD/want.classes"
 cat "$TMPD"/mutator[0-9] | awk '$1 == "rule"' | sort -n -k2 >"$TMPD/want.rules"
 pc "$NS_B" -j class show dev pacer0 | jq -r '.[] | "class \(.id) \(.rate_bps) \(.ceil_bps)" +
-	(if .limit_bytes then " bytes:\(.limit_bytes)" else " us:\(.limit_us)" end) +
+	(if .limit_bytes then " bytes:\(.limit_bytes)" elif .limit_auto then " auto"
+	 else " us:\(.limit_us)" end) +
 	" \(.target_us) \(if .name == "" then "-" else .name end)"' | sort -n -k2 >"$TMPD/got.classes"
 pc "$NS_B" -j rule show dev pacer0 | jq -r '.[] | "rule \(.pref) \(.class)"' |
 	sort -n -k2 >"$TMPD/got.rules"

@@ -7,7 +7,8 @@
 # The configuration uses every attribute: caps (max_classes, max_rules,
 # max_memory); class 0 changed; classes with a name with spaces (and one
 # with a double quote and a backslash), burst, ceil, a time limit and a
-# byte limit, target, rtt, overhead (negative too), mpu, gso auto/split/keep,
+# byte limit, an automatic limit (the default, and "limit auto" after a time
+# limit), target, rtt, overhead (negative too), mpu, gso auto/split/keep,
 # the slowest rate (1kbit, whose default burst is 1000 s at rate) and an
 # unlimited class other than 0; rules of every kind, IPv4 and IPv6: src,
 # dst, both, proto with sport and dport ranges and single ports, mark with
@@ -46,6 +47,8 @@ class add dev pacer0 id 13 rate 5mbit
 class change dev pacer0 id 13 rate unlimited
 class add dev pacer0 id 14 name "a \"q\" \\ b" rate 3mbit ceil 4mbit gso auto target 1s mpu 4096 overhead 256
 class add dev pacer0 id 65535 rate 10tbit limit 10s rtt 10s
+class add dev pacer0 id 15 rate 20mbit limit 30ms rtt 80ms
+class change dev pacer0 id 15 limit auto
 rule add dev pacer0 pref 10 src 10.0.31.1/32 class 10
 rule add dev pacer0 pref 11 dst 192.0.2.0/24 class 11
 rule add dev pacer0 pref 12 src 198.51.100.0/22 dst 203.0.113.7 class 12
@@ -87,7 +90,22 @@ state "$TMPD/before"
 check_eq "counters are not zero before the dump (class 10 rx_packets > 0)" \
 	"$(pc "$NS_B" -j -s class show dev pacer0 id 10 | jq '.[0].stats.rx_packets > 0')" true
 check_eq "rules before" "$(jq length "$TMPD/before/rules")" 13
-check_eq "classes before" "$(jq length "$TMPD/before/classes")" 7
+check_eq "classes before" "$(jq length "$TMPD/before/classes")" 8
+# An automatic limit is 4 x (target + rtt/2), at least 100 ms.
+check_eq "class 10: limit 50ms, not automatic" \
+	"$(jq -r '.[] | select(.id == 10) | "\(.limit_us) \(.limit_auto)"' "$TMPD/before/classes")" \
+	"50000 false"
+check_eq "class 14 (target 1s, default rtt 100ms): limit auto 4.2s, 4.2s at 3mbit" \
+	"$(jq -r '.[] | select(.id == 14) | "\(.limit_us) \(.limit_auto) \(.queue_limit_bytes)"' "$TMPD/before/classes")" \
+	"4200000 true 1575000"
+check_eq "class 15 (rtt 80ms, limit auto after 30ms): 180ms, 180ms at 20mbit" \
+	"$(jq -r '.[] | select(.id == 15) | "\(.limit_us) \(.limit_auto) \(.queue_limit_bytes)"' "$TMPD/before/classes")" \
+	"180000 true 450000"
+check_eq "class 13 (unlimited, defaults): limit auto 220ms" \
+	"$(jq -r '.[] | select(.id == 13) | "\(.limit_us) \(.limit_auto)"' "$TMPD/before/classes")" \
+	"220000 true"
+check_eq "text: class 15 shows \"limit auto 180ms\"" \
+	"$(pc "$NS_B" class show dev pacer0 id 15 | grep -o 'limit auto [0-9a-z]*')" "limit auto 180ms"
 log "rules: $(jq -c 'map(.pref)' "$TMPD/before/rules")"
 
 step "pacerctl dump dev pacer0"
@@ -95,7 +113,9 @@ check_ok "dump" pc "$NS_B" dump dev pacer0
 cp "$TMPD/out" "$TMPD/pacer0.conf"
 sed 's/^/    | /' "$TMPD/pacer0.conf"
 check_eq "dump: one line per cap set, class, rule, attach (+1 comment, +1 for class 13)" \
-	"$(wc -l <"$TMPD/pacer0.conf")" $((1 + 1 + 7 + 1 + 13 + 2))
+	"$(wc -l <"$TMPD/pacer0.conf")" $((1 + 1 + 8 + 1 + 13 + 2))
+check_eq "dump: class 15's limit is \"limit auto\"" \
+	"$(grep -c '^class add dev pacer0 id 15 .* limit auto ' "$TMPD/pacer0.conf")" 1
 check_eq "dump: class 11 (1kbit) has its default burst left out" \
 	"$(grep -c '^class add dev pacer0 id 11 .*burst' "$TMPD/pacer0.conf")" 0
 

@@ -15,7 +15,8 @@
  *   signalled once, then not again until the RTT and the sojourn have
  *   passed; a burst that arrived at once, sparse flows and sojourns below
  *   the level are left alone; times near U64_MAX do not wrap into an
- *   early signal.
+ *   early signal; the automatic limit is four times the level, at least
+ *   100 ms.
  * - pacer_hist: the sojourn histogram's bucket boundaries, 0 to U64_MAX.
  * - pacer_charge: what a GSO packet is charged: its segments' headers,
  *   overhead and mpu per segment, bounded by what it is on the wire when
@@ -228,6 +229,29 @@ static void pacer_signal_episode(struct kunit *test)
 							 now + 5 * ms));
 	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, sojourn, backlog,
 						     now + 6 * ms));
+}
+
+static void pacer_signal_auto_limit(struct kunit *test)
+{
+	struct pacer_class_cfg cfg;
+
+	/* Defaults: target 5 ms, rtt 100 ms: 4 x 55 ms. */
+	pacer_class_cfg_defaults(&cfg);
+	KUNIT_EXPECT_EQ(test, pacer_class_cfg_limit_us(&cfg), 220000U);
+	/* Up to rtt 40 ms the floor holds: 4 x 25 ms. */
+	cfg.rtt_us = 40000;
+	KUNIT_EXPECT_EQ(test, pacer_class_cfg_limit_us(&cfg), 100000U);
+	cfg.rtt_us = 1;
+	KUNIT_EXPECT_EQ(test, pacer_class_cfg_limit_us(&cfg), 100000U);
+	cfg.rtt_us = 80000;
+	KUNIT_EXPECT_EQ(test, pacer_class_cfg_limit_us(&cfg), 180000U);
+	/* The largest target and rtt the family takes. */
+	cfg.target_us = 1000000;
+	cfg.rtt_us = 10000000;
+	KUNIT_EXPECT_EQ(test, pacer_class_cfg_limit_us(&cfg), 24000000U);
+	/* A limit set by hand is the limit. */
+	cfg.limit_us = 30000;
+	KUNIT_EXPECT_EQ(test, pacer_class_cfg_limit_us(&cfg), 30000U);
 }
 
 static void pacer_signal_edges(struct kunit *test)
@@ -687,6 +711,7 @@ static struct kunit_case pacer_bucket_cases[] = {
 static struct kunit_case pacer_signal_cases[] = {
 	KUNIT_CASE(pacer_signal_episode),
 	KUNIT_CASE(pacer_signal_edges),
+	KUNIT_CASE(pacer_signal_auto_limit),
 	{}
 };
 

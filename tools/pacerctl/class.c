@@ -128,8 +128,8 @@ static void class_usage(FILE *f)
 	      "                    at most 1g and 1000s at rate; 0: the default, 10ms at\n"
 	      "                    rate and at least 128k\n"
 	      "    ceil RATE       peak rate, from rate to 10tbit; 0 or \"none\": none\n"
-	      "    limit TIME      queue limit as time at rate, 1us to 10s (us, ms, s;\n"
-	      "                    default 100ms)\n"
+	      "    limit TIME      queue limit as time at rate, 1us to 10s (us, ms, s)\n"
+	      "    limit auto      the default: 4 x (target + rtt/2), at least 100ms\n"
 	      "    limit SIZE      queue limit in bytes, 1k to 1g\n"
 	      "    target TIME     standing delay a flow may keep beyond half its RTT\n"
 	      "                    before its sender is told to slow down (a CE mark),\n"
@@ -139,7 +139,7 @@ static void class_usage(FILE *f)
 	      "    overhead N      bytes added to each packet's length, -64 to 256\n"
 	      "    mpu N           minimum charged length of a packet, 0 to 4096\n"
 	      "    gso MODE        split GSO packets into their segments (split), keep\n"
-	      "                    them whole (keep), or split below 1gbit only (auto,\n"
+	      "                    them whole (keep), or split below 500mbit only (auto,\n"
 	      "                    the default)\n"
 	      "    name NAME       free text, at most 15 bytes\n"
 	      "\n"
@@ -311,6 +311,12 @@ static int class_parse_limit(const char *value, struct class_args *a)
 	uint64_t ns, bytes;
 	int err;
 
+	/* 0 us asks the kernel for the automatic limit back. */
+	if (!strcmp(value, "auto")) {
+		a->cls.has |= PACER_BIT(PACER_CLASS_A_LIMIT_US);
+		a->cls.limit_us = 0;
+		return 0;
+	}
 	err = parse_time(value, &ns);
 	if (err != -EINVAL) {
 		a->cls.has |= PACER_BIT(PACER_CLASS_A_LIMIT_US);
@@ -320,7 +326,7 @@ static int class_parse_limit(const char *value, struct class_args *a)
 	}
 	err = parse_size(value, &bytes);
 	if (err == -EINVAL)
-		return pacer_usage_error("invalid limit \"%s\": expected a time (%s) or a size (%s)",
+		return pacer_usage_error("invalid limit \"%s\": expected \"auto\", a time (%s) or a size (%s)",
 					 value, UNITS_TIME_HELP,
 					 UNITS_SIZE_HELP);
 	if (err || bytes < LIMIT_BYTES_MIN || bytes > LIMIT_BYTES_MAX)
@@ -588,6 +594,7 @@ static const struct nla_policy class_policy[PACER_CLASS_A_MAX + 1] = {
 	[PACER_CLASS_A_GSO] = { .type = NLA_U8 },
 	[PACER_CLASS_A_QUEUE_LIMIT] = { .type = NLA_U32 },
 	[PACER_CLASS_A_RTT_US] = { .type = NLA_U32 },
+	[PACER_CLASS_A_LIMIT_AUTO] = { .type = NLA_FLAG },
 };
 
 static void class_decode_config(struct nlattr **tb, struct pacer_class_info *c)
@@ -656,9 +663,10 @@ int pacer_class_decode(struct nlmsghdr *nlh, struct pacer_msg_dev *dev,
  * pacer_class_print_config() - print a class's attributes but its id
  * @cls: the class; only the attributes it has are printed
  *
- * Text: " name s3 rate 20Mbit burst 128Kb ceil none limit 100ms ...";
- * JSON: name, rate_bps, burst, ceil_bps, limit_us or limit_bytes,
- * target_us, rtt_us, overhead, mpu.
+ * Text: " name s3 rate 20Mbit burst 128Kb ceil none limit 100ms ...", an
+ * automatic limit as "limit auto 220ms"; JSON: name, rate_bps, burst,
+ * ceil_bps, limit_us or limit_bytes, limit_auto, target_us, rtt_us,
+ * overhead, mpu.
  */
 void pacer_class_print_config(const struct pacer_class_info *cls)
 {
@@ -689,7 +697,9 @@ void pacer_class_print_config(const struct pacer_class_info *cls)
 	}
 	if (HAS(LIMIT_US)) {
 		print_uint(PRINT_JSON, "limit_us", NULL, cls->limit_us);
-		print_string(PRINT_FP, NULL, " limit %s",
+		print_bool(PRINT_JSON, "limit_auto", NULL, HAS(LIMIT_AUTO));
+		print_string(PRINT_FP, NULL, HAS(LIMIT_AUTO) ?
+			     " limit auto %s" : " limit %s",
 			     format_time(buf, sizeof(buf),
 					 cls->limit_us * UINT64_C(1000)));
 	}

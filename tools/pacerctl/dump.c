@@ -114,6 +114,8 @@ static void dump_class_attrs(const struct pacer_class_info *c, bool rate)
 		printf(" ceil none");
 	if (c->has & PACER_BIT(PACER_CLASS_A_LIMIT_BYTES))
 		printf(" limit %u", c->limit_bytes);
+	else if (c->has & PACER_BIT(PACER_CLASS_A_LIMIT_AUTO))
+		printf(" limit auto");
 	else
 		printf(" limit %uus", c->limit_us);
 	printf(" target %uus", c->target_us);

@@ -53,7 +53,8 @@ struct pacer_class_stats {
  * @rate: PACER_CLASS_A_RATE, bits per second, 0 for unlimited
  * @burst: PACER_CLASS_A_BURST, bytes
  * @ceil: PACER_CLASS_A_CEIL, bits per second, 0 for none
- * @limit_us: PACER_CLASS_A_LIMIT_US
+ * @limit_us: PACER_CLASS_A_LIMIT_US (0 in a request: automatic; in a reply
+ *	the time in use, with PACER_CLASS_A_LIMIT_AUTO in @has if automatic)
  * @limit_bytes: PACER_CLASS_A_LIMIT_BYTES
  * @target_us: PACER_CLASS_A_TARGET_US
  * @rtt_us: PACER_CLASS_A_RTT_US

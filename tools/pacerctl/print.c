@@ -255,6 +255,24 @@ void print_uint(enum output_type t, const char *key, const char *fmt,
 }
 
 /**
+ * print_bool() - print a truth value: JSON true or false
+ * @t: where it appears (PRINT_FP, PRINT_JSON or PRINT_ANY)
+ * @key: its JSON key
+ * @fmt: its text format, with one %s ("true" or "false")
+ * @value: the value
+ */
+void print_bool(enum output_type t, const char *key, const char *fmt,
+		bool value)
+{
+	if (want_json(t, key)) {
+		json_member(key);
+		fputs(value ? "true" : "false", stdout);
+	} else if (want_text(t, fmt)) {
+		printf(fmt, value ? "true" : "false");
+	}
+}
+
+/**
  * print_int() - print a signed int value
  * @t: where it appears (PRINT_FP, PRINT_JSON or PRINT_ANY)
  * @key: its JSON key

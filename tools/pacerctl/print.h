@@ -41,6 +41,8 @@ void print_u64(enum output_type t, const char *key, const char *fmt,
 	       uint64_t value);
 void print_int(enum output_type t, const char *key, const char *fmt,
 	       int value);
+void print_bool(enum output_type t, const char *key, const char *fmt,
+		bool value);
 void print_float(enum output_type t, const char *key, const char *fmt,
 		 double value);
 void print_null(enum output_type t, const char *key, const char *fmt,

@@ -235,8 +235,10 @@ enum pacer_gso {
  *	default 10 ms at rate, at least 128 KiB
  * @PACER_CLASS_A_CEIL: u64, peak rate in bits per second with a bucket of
  *	one MTU; 0 means none
- * @PACER_CLASS_A_LIMIT_US: u32, queue limit as sojourn at rate (default
- *	100 ms); exclusive with @PACER_CLASS_A_LIMIT_BYTES
+ * @PACER_CLASS_A_LIMIT_US: u32, queue limit as sojourn at rate; exclusive
+ *	with @PACER_CLASS_A_LIMIT_BYTES.  0 (the default) is automatic: four
+ *	times target + rtt/2, at least 100 ms.  Replies give the time in use
+ *	and add @PACER_CLASS_A_LIMIT_AUTO when it is automatic
  * @PACER_CLASS_A_LIMIT_BYTES: u32, queue limit in bytes
  * @PACER_CLASS_A_TARGET_US: u32, standing delay a flow may keep beyond
  *	half its round trip before its sender is signalled (CE); default 5000
@@ -250,6 +252,7 @@ enum pacer_gso {
  *	its limit at its rate (replies only)
  * @PACER_CLASS_A_RTT_US: u32, round-trip time the class's flows are
  *	expected to have (as cake's rtt); default 100000
+ * @PACER_CLASS_A_LIMIT_AUTO: flag, the limit is automatic (replies only)
  * @__PACER_CLASS_A_MAX: internal
  * @PACER_CLASS_A_MAX: highest attribute number
  */
@@ -270,6 +273,7 @@ enum pacer_class_attr {
 	PACER_CLASS_A_GSO,
 	PACER_CLASS_A_QUEUE_LIMIT,
 	PACER_CLASS_A_RTT_US,
+	PACER_CLASS_A_LIMIT_AUTO,
 
 	__PACER_CLASS_A_MAX,
 	PACER_CLASS_A_MAX = __PACER_CLASS_A_MAX - 1
