@@ -164,15 +164,18 @@ static u32 pacer_cfg_limit(const struct pacer_class_cfg *cfg, u32 burst)
  * told without waiting: it doubles its queue every round trip, and the
  * three quarters above absorb what it sends until the signal comes back
  * as a slower flow.  An automatic limit is four times the level, so only
- * a limit set by hand caps it.
+ * a limit set by hand caps it.  A standing queue is one that stays at the
+ * level for half a round trip (the target, if longer): a pile-up drains
+ * within one.
  */
 static void pacer_signal_config(struct pacer_signal *s,
 				const struct pacer_class_cfg *cfg, u32 limit,
 				u32 mtu)
 {
 	s->rtt = (u64)cfg->rtt_us * NSEC_PER_USEC;
-	s->persist = (u64)cfg->target_us * NSEC_PER_USEC;
-	s->level = s->persist + s->rtt / 2;
+	s->level = (u64)cfg->target_us * NSEC_PER_USEC + s->rtt / 2;
+	s->persist = max_t(u64, (u64)cfg->target_us * NSEC_PER_USEC,
+			   s->rtt / 2);
 	s->level_bytes = 0;
 	s->pressure = limit / 4;
 	if (cfg->rate) {
@@ -776,6 +779,7 @@ static void pacer_class_enqueue_one(struct pacer_class_cpu *cc,
 	cb->delayed = cc->queue.backlog_packets ||
 		      !pacer_class_cpu_ready(cc, p, cb->charge, now, &due);
 	cb->enqueue_ns = pacer_now(now);
+	cb->class_backlog = min_t(s64, backlog, U32_MAX);
 	pacer_queue_add(&cc->queue, flow, skb, cl->id);
 	pacer_class_peak(cl, backlog);
 	percpu_counter_add_batch(&pd->mem, skb->truesize, PACER_MEM_BATCH);
@@ -973,7 +977,8 @@ static bool pacer_class_signal(struct pacer_class_cpu *cc,
 
 	if (!params->cfg.rate ||
 	    !pacer_flow_should_signal(flow, p, sojourn,
-				      atomic64_read(&cc->cl->backlog), now))
+				      atomic64_read(&cc->cl->backlog),
+				      pacer_skb_cb(skb)->class_backlog, now))
 		return false;
 	switch (pacer_ecn_mark(skb)) {
 	case PACER_ECN_MARKED:

@@ -315,6 +315,7 @@ void pacer_queue_release(struct pacer_queue *q)
  * @p: the class's signal parameters
  * @sojourn: how long the packet waited, ns
  * @class_backlog: bytes the class holds on all CPUs
+ * @backlog_then: bytes it held once the packet was queued
  * @now: current time, ktime ns
  *
  * One signal per congestion episode: a sender answers one by cutting its
@@ -334,7 +335,7 @@ void pacer_queue_release(struct pacer_queue *q)
  */
 bool pacer_flow_should_signal(struct pacer_flow *flow,
 			      const struct pacer_signal *p, u64 sojourn,
-			      u64 class_backlog, u64 now)
+			      u64 class_backlog, u64 backlog_then, u64 now)
 {
 	bool due;
 
@@ -349,9 +350,11 @@ bool pacer_flow_should_signal(struct pacer_flow *flow,
 			flow->above_since = now;
 		due = now - flow->above_since >= p->persist;
 	}
+	/* Slow start: the queue grew by a quarter or more while it waited. */
 	if (!due)
 		due = flow->backlog > p->mtu && class_backlog >= p->pressure &&
-		      sojourn >= p->level / 2;
+		      sojourn >= p->level / 2 &&
+		      class_backlog >= backlog_then + backlog_then / 4;
 	return due && now >= flow->quiet_until &&
 	       div_u64(sojourn, NSEC_PER_USEC) >= flow->signal_sojourn_us;
 }

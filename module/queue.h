@@ -17,6 +17,8 @@
  * struct pacer_skb_cb - what pacer remembers of a packet while it waits
  * @enqueue_ns: arrival time, ktime ns
  * @charge: bytes charged to the token buckets (segments, overhead, mpu)
+ * @class_backlog: bytes the class held on all CPUs once it was queued
+ *	(saturated): whether the class's queue grew while it waited
  * @delayed: could not leave on arrival (no tokens, or packets ahead)
  * @ecn_marked: marked CE on its way out
  * @drop: why it was dropped, &enum pacer_drop_reason, until it is freed
@@ -24,6 +26,7 @@
 struct pacer_skb_cb {
 	u64 enqueue_ns;
 	u32 charge;
+	u32 class_backlog;
 	bool delayed;
 	bool ecn_marked;
 	u8 drop;
@@ -110,12 +113,17 @@ struct pacer_queue {
  *	if that much still stands behind it, so that a burst which arrived
  *	at once and drains (the sender's, or the bucket's) is not taken for
  *	a standing queue
- * @persist: how long a flow's sojourn must stay at @level, ns
+ * @persist: how long a flow's sojourn must stay at @level, ns: the
+ *	class's target, or half its expected round trip if that is longer.
+ *	A queue that a stall piled up (the CPU releasing the class was
+ *	late, or a burst came at once) drains within a round trip; one that
+ *	stands that long is the senders' windows
  * @pressure: class backlog, bytes, from which a flow whose packet waited
- *	half of @level is signalled at once: a sender in slow start doubles
- *	its queue every round trip and cannot wait for @persist.  A burst
- *	that arrived at once into an empty queue has drained by that much
- *	when its packets have waited that long
+ *	half of @level is signalled at once if the class's queue grew by a
+ *	quarter or more while the packet waited: a sender in slow start
+ *	doubles its queue every round trip and cannot wait for @persist.  A
+ *	queue that stands (congestion avoidance) or drains (a burst, a stall)
+ *	does not grow so, and waits for @persist
  * @rtt: expected round-trip time, ns: a signal takes this long, plus the
  *	queue's delay, to come back as a slower flow
  * @mtu: a flow with at most this many bytes queued is never signalled
@@ -146,7 +154,7 @@ struct sk_buff *pacer_queue_take_any(struct pacer_queue *q);
 void pacer_queue_release(struct pacer_queue *q);
 bool pacer_flow_should_signal(struct pacer_flow *flow,
 			      const struct pacer_signal *p, u64 sojourn,
-			      u64 class_backlog, u64 now);
+			      u64 class_backlog, u64 backlog_then, u64 now);
 void pacer_flow_signalled(struct pacer_flow *flow,
 			  const struct pacer_signal *p, u64 sojourn, u64 now);
 

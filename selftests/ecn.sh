@@ -2,12 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # ECN before loss: an ECN-capable TCP flow (net.ipv4.tcp_ecn=1 in both
-# namespaces) through a 10 Mbit/s class with "target 1ms" is marked CE
-# once its packets wait longer than the target, and the sender slows down
+# namespaces) through a 10 Mbit/s class with "target 1ms" and "rtt 10ms"
+# (the path's RTT is under a millisecond) is marked CE once its packets
+# wait longer than the level, target + rtt/2, and the sender slows down
 # on the echoed marks instead of filling the queue: after the first second
 # (slow start, whose overshoot under TCG's stalls can reach the limit)
-# ecn_marked grows and dropped_packets does not (class limit at its
-# default, 100 ms of the rate); over the whole run marks outnumber drops.
+# ecn_marked grows and dropped_packets does not (class limit automatic,
+# 100 ms of the rate); over the whole run marks outnumber drops.  With
+# the default rtt (100 ms) the flow may keep 51 ms standing and is told
+# again only after half that RTT above it: in 6 s it may not be.
 # The marks reach the sender: its TcpExtTCPDeliveredCE (segments acked
 # with ECE) grows.  Goodput and the class's accounting are printed and
 # checked too.  Debug kernel: 4 s instead of 6.
@@ -52,11 +55,12 @@ step "premise: what the path carries unshaped"
 path_capacity "$NS_A" 10.0.11.2
 fit_mbit MBIT 10
 
-step "class 1: $MBIT Mbit/s, target 1ms"
-pc "$NS_B" class add dev pacer0 id 1 name ecn rate "${MBIT}mbit" target 1ms
+step "class 1: $MBIT Mbit/s, target 1ms, rtt 10ms"
+pc "$NS_B" class add dev pacer0 id 1 name ecn rate "${MBIT}mbit" target 1ms rtt 10ms
 pc "$NS_B" rule add dev pacer0 src 10.0.11.1/32 class 1
 class_snap "$NS_B" pacer0 1 C0
 check_eq "target_us" "$C0_target_us" 1000
+check_eq "limit: automatic, 100 ms" "$C0_limit_us/$C0_limit_auto" 100000/true
 
 ce0=$(delivered_ce "$NS_A")
 

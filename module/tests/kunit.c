@@ -14,9 +14,10 @@
  * - pacer_signal: one signal per congestion episode: a standing queue is
  *   signalled once, then not again until the RTT and the sojourn have
  *   passed; a burst that arrived at once, sparse flows and sojourns below
- *   the level are left alone; times near U64_MAX do not wrap into an
- *   early signal; the automatic limit is four times the level, at least
- *   100 ms.
+ *   the level are left alone, and so is a queue at the pressure that did
+ *   not grow while the packet waited (a stall's pile-up, not slow
+ *   start); times near U64_MAX do not wrap into an early signal; the
+ *   automatic limit is four times the level, at least 100 ms.
  * - pacer_hist: the sojourn histogram's bucket boundaries, 0 to U64_MAX.
  * - pacer_charge: what a GSO packet is charged: its segments' headers,
  *   overhead and mpu per segment, bounded by what it is on the wire when
@@ -150,7 +151,9 @@ static void pacer_bucket_tokens(struct kunit *test)
 
 /*
  * 20 Mbit/s, 5 ms target, 40 ms RTT, a 200 ms limit: a level of 25 ms,
- * 62,500 bytes; pressure at a quarter of the limit, 125,000 bytes.
+ * 62,500 bytes; pressure at a quarter of the limit, 125,000 bytes.  The
+ * persist time is 5 ms here (a class's is at least half its RTT), so
+ * that the episodes below stay short.
  */
 static const struct pacer_signal pacer_test_signal = {
 	.level = 25 * NSEC_PER_MSEC,
@@ -161,16 +164,29 @@ static const struct pacer_signal pacer_test_signal = {
 	.mtu = 1514,
 };
 
-/* What the dequeue does: signal when due, and remember it was sent. */
-static bool pacer_test_signal_at(struct pacer_flow *flow, u64 sojourn,
-				 u64 class_backlog, u64 now)
+/*
+ * What the dequeue does: signal when due, and remember it was sent.  The
+ * class held @backlog_then when the packet was queued.
+ */
+static bool pacer_test_signal_grown(struct pacer_flow *flow, u64 sojourn,
+				    u64 class_backlog, u64 backlog_then,
+				    u64 now)
 {
 	const struct pacer_signal *p = &pacer_test_signal;
 
-	if (!pacer_flow_should_signal(flow, p, sojourn, class_backlog, now))
+	if (!pacer_flow_should_signal(flow, p, sojourn, class_backlog,
+				      backlog_then, now))
 		return false;
 	pacer_flow_signalled(flow, p, sojourn, now);
 	return true;
+}
+
+/* The same for a queue that stood while the packet waited. */
+static bool pacer_test_signal_at(struct pacer_flow *flow, u64 sojourn,
+				 u64 class_backlog, u64 now)
+{
+	return pacer_test_signal_grown(flow, sojourn, class_backlog,
+				       class_backlog, now);
 }
 
 static void pacer_signal_episode(struct kunit *test)
@@ -226,6 +242,7 @@ static void pacer_signal_episode(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pacer_flow_should_signal(&flow,
 							 &pacer_test_signal,
 							 sojourn, backlog,
+							 backlog,
 							 now + 5 * ms));
 	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, sojourn, backlog,
 						     now + 6 * ms));
@@ -277,11 +294,27 @@ static void pacer_signal_edges(struct kunit *test)
 	for (t = now; t < now + 30 * ms; t += ms)
 		signals += pacer_test_signal_at(&flow, 12 * ms, 1 << 20, t);
 	KUNIT_EXPECT_EQ(test, signals, 0);
-	/* Pressure (slow start): half the level waited, told at once. */
-	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, 13 * ms, 125000,
-						     now + 40 * ms));
+	/*
+	 * At the pressure, a queue that stood or drained while the packet
+	 * waited half the level is left to the persist time: it is not a
+	 * sender in slow start (a stall of the CPU releasing the class
+	 * piles up as much, and drains).
+	 */
 	KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 13 * ms, 125000,
-						      now + 41 * ms));
+						      now + 40 * ms));
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_grown(&flow, 13 * ms,
+							 125000, 250000,
+							 now + 40 * ms));
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_grown(&flow, 13 * ms,
+							 125000, 100001,
+							 now + 40 * ms));
+	/* Grown by a quarter (slow start doubles it): told at once. */
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_grown(&flow, 13 * ms,
+							125000, 100000,
+							now + 40 * ms));
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_grown(&flow, 13 * ms,
+							 125000, 62500,
+							 now + 41 * ms));
 	/* Times at the end of the clock's range do not wrap. */
 	flow = (struct pacer_flow){ .backlog = 64 << 10 };
 	now = U64_MAX - 10 * ms;
