@@ -115,6 +115,15 @@ static u32 pacer_cfg_burst(const struct pacer_class_cfg *cfg)
 		     pacer_ns_to_len(cfg->rate, PACER_BURST_TIME_MAX_NS));
 }
 
+/*
+ * The standing queue a flow may keep before it is told, before a limit
+ * caps it: see pacer_signal_config().
+ */
+static u64 pacer_cfg_level_ns(const struct pacer_class_cfg *cfg)
+{
+	return ((u64)cfg->target_us + (u64)cfg->rtt_us / 2) * NSEC_PER_USEC;
+}
+
 /**
  * pacer_class_cfg_limit_us() - a class's limit as time at its rate
  * @cfg: the class's configuration, its limit not in bytes
@@ -132,12 +141,12 @@ static u32 pacer_cfg_burst(const struct pacer_class_cfg *cfg)
  */
 u32 pacer_class_cfg_limit_us(const struct pacer_class_cfg *cfg)
 {
-	u64 level_us;
+	u64 limit_us;
 
 	if (cfg->limit_us)
 		return cfg->limit_us;
-	level_us = (u64)cfg->target_us + cfg->rtt_us / 2;
-	return clamp_t(u64, 4 * level_us, PACER_AUTO_LIMIT_MIN_US, U32_MAX);
+	limit_us = div_u64(4 * pacer_cfg_level_ns(cfg), NSEC_PER_USEC);
+	return clamp_t(u64, limit_us, PACER_AUTO_LIMIT_MIN_US, U32_MAX);
 }
 EXPORT_SYMBOL_IF_KUNIT(pacer_class_cfg_limit_us);
 
@@ -173,7 +182,7 @@ static void pacer_signal_config(struct pacer_signal *s,
 				u32 mtu)
 {
 	s->rtt = (u64)cfg->rtt_us * NSEC_PER_USEC;
-	s->level = (u64)cfg->target_us * NSEC_PER_USEC + s->rtt / 2;
+	s->level = pacer_cfg_level_ns(cfg);
 	s->persist = max_t(u64, (u64)cfg->target_us * NSEC_PER_USEC,
 			   s->rtt / 2);
 	s->level_bytes = 0;
