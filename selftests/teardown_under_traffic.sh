@@ -88,19 +88,22 @@ ping_replies() {
 }
 
 # pacer0 releases packets at once, and a packet that need not wait is not
-# even queued.  To have it hold some, starve_napi slows class 0 below what
-# hold sends (100 kbit/s, a 1k bucket, a 64k limit: after a few pings one
-# has to wait, and every later one queues behind it), moves pacer0's NAPI
+# even queued.  To have it hold some, starve_napi slows class 0 far below
+# what hold sends (8 kbit/s, 10 pings a second, with a 1k bucket and a 64k
+# limit: after ten pings one has to wait, and every later one queues
+# behind it; at 100 kbit/s a slow guest's ping, 86 a second, stayed under
+# the rate and none waited), moves pacer0's NAPI
 # contexts (one per CPU's shaper) to threads (threaded NAPI) pinned to
 # CPU 1 at nice 19 and starves them with a busy loop at nice -20; the
 # test, and the traffic it sends, stay on CPU 0.  feed_napi ends the
-# starvation, waits until pacer0 is idle and makes class 0 unlimited
-# again.
+# starvation, makes class 0 unlimited again (at 8 kbit/s what it holds
+# would take longer to drain than wait_pacer_idle waits) and waits until
+# pacer0 is idle.
 starve_napi() {
 	local p
 
 	ip netns exec "$NS_B" pacerctl class change dev pacer0 id 0 \
-		rate 100kbit burst 1k limit 64k
+		rate 8kbit burst 1k limit 64k
 	taskset -p 1 $$ >/dev/null
 	ip netns exec "$NS_B" sh -c 'echo 1 >/sys/class/net/pacer0/threaded'
 	NAPI_PIDS=
@@ -123,11 +126,11 @@ starve_napi() {
 feed_napi() {
 	kill "$HOG"
 	{ wait "$HOG"; } 2>/dev/null || true
+	ip netns exec "$NS_B" pacerctl class change dev pacer0 id 0 \
+		rate unlimited
 	wait_pacer_idle "$NS_B" pacer0
 	ip netns exec "$NS_B" sh -c 'echo 0 >/sys/class/net/pacer0/threaded'
 	taskset -p 3 $$ >/dev/null
-	ip netns exec "$NS_B" pacerctl class change dev pacer0 id 0 \
-		rate unlimited
 }
 
 # waiting_for_napi PID: the process sleeps in napi_disable() (its kernel
