@@ -13,6 +13,14 @@
 #include "bucket.h"
 #include "testing.h"
 
+/*
+ * The most of its own lateness a bucket makes up for a packet that
+ * waited: a release delayed past the bucket's depth (a stalled CPU,
+ * softirq work ahead of it, a TCG vCPU descheduled: 10-40 ms measured)
+ * would otherwise lose the tokens of the delay while the queue stood full.
+ */
+#define PACER_BUCKET_LATE_MAX_NS	(50 * NSEC_PER_MSEC)
+
 /**
  * pacer_len_to_ns() - time to send @len bytes at @rate
  * @rate: bits per second, not 0
@@ -64,13 +72,15 @@ EXPORT_SYMBOL_IF_KUNIT(pacer_ns_to_len);
  *
  * A change keeps the tokens the bucket has (clamped to its new size), so
  * changing a class under traffic neither bursts nor stalls it.  A bucket
- * that was unlimited starts full.
+ * that was unlimited starts full.  A lateness not yet made up is
+ * forgotten.
  */
 void pacer_bucket_config(struct pacer_bucket *b, u64 rate, u32 burst, u64 now)
 {
 	u64 old_rate = b->rate;
 
 	b->rate = rate;
+	b->due = 0;
 	if (!rate)
 		return;
 	b->depth = pacer_len_to_ns(rate, burst);
@@ -88,28 +98,59 @@ EXPORT_SYMBOL_IF_KUNIT(pacer_bucket_config);
  * @b: the bucket; its tokens are brought up to date to @now
  * @len: bytes the packet is charged
  * @now: current time, ktime ns
+ * @waited: the caller releases a queue that was told to wait, rather
+ *	than a packet that just arrived
  *
  * A packet larger than the bucket needs only a full bucket, so it still
  * leaves (and leaves the bucket in debt) instead of stalling the class.
  *
+ * Tokens stop at the bucket's depth: what an idle class saved up.  But a
+ * queue told to wait until some time, and released later than that, was
+ * not idle: the bucket keeps the tokens of the delay past its depth (up to
+ * PACER_BUCKET_LATE_MAX_NS), and the queue makes up its rate with them.
+ * They stay until spent, or until the class is idle again
+ * (pacer_bucket_idle()).
+ *
  * Return: @now if the packet may leave now, else the time it may.
  */
-u64 pacer_bucket_ready(struct pacer_bucket *b, u32 len, u64 now)
+u64 pacer_bucket_ready(struct pacer_bucket *b, u32 len, u64 now, bool waited)
 {
-	s64 need;
+	s64 cap = b->depth, need;
 
 	if (!b->rate)
 		return now;
+	if (waited && b->due && now > b->due) {
+		cap += min_t(u64, now - b->due, PACER_BUCKET_LATE_MAX_NS);
+		b->due = 0;
+	}
 	if (now > b->t_c) {
-		b->tokens = min_t(s64, b->depth, b->tokens + (s64)(now - b->t_c));
+		/* Never below what it has: lateness made up stays. */
+		b->tokens = max(b->tokens,
+				min_t(s64, cap, b->tokens + (s64)(now - b->t_c)));
 		b->t_c = now;
 	}
 	need = min_t(s64, pacer_len_to_ns(b->rate, len), b->depth);
 	if (b->tokens >= need)
 		return now;
-	return now + (need - b->tokens);
+	b->due = now + (need - b->tokens);
+	return b->due;
 }
 EXPORT_SYMBOL_IF_KUNIT(pacer_bucket_ready);
+
+/**
+ * pacer_bucket_idle() - the class it shapes has nothing queued
+ * @b: the bucket
+ *
+ * Nobody waits: lateness not yet made up is forgotten, and tokens kept
+ * past the depth for it go, so that an idle class bursts its depth only.
+ */
+void pacer_bucket_idle(struct pacer_bucket *b)
+{
+	b->due = 0;
+	if (b->rate && b->tokens > b->depth)
+		b->tokens = b->depth;
+}
+EXPORT_SYMBOL_IF_KUNIT(pacer_bucket_idle);
 
 /**
  * pacer_bucket_avail() - bytes the bucket's tokens pay for now

@@ -606,11 +606,13 @@ static u64 pacer_now(u64 *now)
  * packet larger than the bucket needs only a full bucket, and leaves the
  * bucket in debt.  *@now is the time, or 0 if the caller has not read
  * the clock yet: it is read only if the buckets must be asked, and kept
- * for the caller.  Caller holds @cc's shaper lock.
+ * for the caller.  @waited: the packet is released from the queue (see
+ * pacer_bucket_ready()); the ceiling makes up no lateness, it bounds
+ * bursts.  Caller holds @cc's shaper lock.
  */
 static bool pacer_class_cpu_ready(struct pacer_class_cpu *cc,
 				  const struct pacer_class_params *p,
-				  u32 charge, u64 *now, u64 *due)
+				  u32 charge, bool waited, u64 *now, u64 *due)
 {
 	struct pacer_class *cl = cc->cl;
 	bool ceil = p->cfg.ceil;
@@ -628,9 +630,10 @@ static bool pacer_class_cpu_ready(struct pacer_class_cpu *cc,
 
 	pacer_now(now);
 	spin_lock(&cl->lock);
-	t = need ? pacer_bucket_ready(&cl->bucket, need, *now) : *now;
+	t = need ? pacer_bucket_ready(&cl->bucket, need, *now, waited) : *now;
 	if (peak_need)
-		t = max(t, pacer_bucket_ready(&cl->peak, peak_need, *now));
+		t = max(t, pacer_bucket_ready(&cl->peak, peak_need, *now,
+					      false));
 	if (t > *now) {
 		spin_unlock(&cl->lock);
 		*due = t;
@@ -786,7 +789,8 @@ static void pacer_class_enqueue_one(struct pacer_class_cpu *cc,
 	cb->ecn_marked = false;
 	cb->charge = pacer_charge_len(skb, &p->cfg);
 	cb->delayed = cc->queue.backlog_packets ||
-		      !pacer_class_cpu_ready(cc, p, cb->charge, now, &due);
+		      !pacer_class_cpu_ready(cc, p, cb->charge, false, now,
+					     &due);
 	cb->enqueue_ns = pacer_now(now);
 	cb->class_backlog = min_t(s64, backlog, U32_MAX);
 	pacer_queue_add(&cc->queue, flow, skb, cl->id);
@@ -831,7 +835,7 @@ static bool pacer_class_may_pass(struct pacer_class_cpu *cc,
 	    (!in_serving_softirq() || !pacer_mirred_may_nest_same_dev()))
 		return false;
 	cb->charge = pacer_charge_len(skb, &p->cfg);
-	return pacer_class_cpu_ready(cc, p, cb->charge, now, &due);
+	return pacer_class_cpu_ready(cc, p, cb->charge, false, now, &due);
 }
 
 /*
@@ -1007,6 +1011,14 @@ static bool pacer_class_signal(struct pacer_class_cpu *cc,
 	return false;
 }
 
+/* Nothing of @cl is queued on any CPU: its buckets owe nobody lateness. */
+static void pacer_class_idle(struct pacer_class *cl)
+{
+	spin_lock(&cl->lock);
+	pacer_bucket_idle(&cl->bucket);
+	spin_unlock(&cl->lock);
+}
+
 /**
  * pacer_class_dequeue() - take the packets the buckets let go now
  * @cc: the class on the caller's CPU, on its shaper's active list
@@ -1039,7 +1051,8 @@ int pacer_class_dequeue(struct pacer_class_cpu *cc, u64 now, int budget,
 		enum pacer_drop_reason drop;
 		u64 due, sojourn;
 
-		if (!pacer_class_cpu_ready(cc, p, cb->charge, &horizon, &due)) {
+		if (!pacer_class_cpu_ready(cc, p, cb->charge, true, &horizon,
+					   &due)) {
 			*next = min(*next, due);
 			break;
 		}
@@ -1072,6 +1085,8 @@ int pacer_class_dequeue(struct pacer_class_cpu *cc, u64 now, int budget,
 	if (*idle)
 		pacer_queue_release(&cc->queue);
 	write_seqcount_end(&cc->seq);
+	if (*idle && !atomic64_read(&cc->cl->backlog))
+		pacer_class_idle(cc->cl);
 
 	pacer_class_free_dropped(gone);
 	return done;
@@ -1110,6 +1125,9 @@ void pacer_class_flush(struct pacer_class *cl)
 		local_bh_enable();
 		pacer_class_free_dropped(flushed);
 	}
+	local_bh_disable();
+	pacer_class_idle(cl);
+	local_bh_enable();
 }
 
 /**

@@ -100,21 +100,21 @@ static void pacer_bucket_tokens(struct kunit *test)
 
 	pacer_bucket_config(&b, RATE_10MBIT, burst, now);
 	/* A new bucket is full: a burst's worth leaves at once. */
-	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, burst, now), now);
+	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, burst, now, false), now);
 	pacer_bucket_charge(&b, burst);
 	/* Then one frame waits exactly its transmission time. */
-	t = pacer_bucket_ready(&b, 1514, now);
+	t = pacer_bucket_ready(&b, 1514, now, false);
 	KUNIT_EXPECT_EQ(test, t - now, pacer_len_to_ns(RATE_10MBIT, 1514));
 
 	/* A packet larger than the bucket needs a full bucket, not more. */
 	memset(&b, 0, sizeof(b));
 	pacer_bucket_config(&b, RATE_10MBIT, 1514, now);
-	t = pacer_bucket_ready(&b, U32_MAX, now);
+	t = pacer_bucket_ready(&b, U32_MAX, now, false);
 	KUNIT_EXPECT_EQ(test, t, now);
 	pacer_bucket_charge(&b, U32_MAX);
 	/* ... and leaves the bucket in debt for its whole length. */
 	KUNIT_EXPECT_LT(test, b.tokens, 0LL);
-	t = pacer_bucket_ready(&b, 1514, now);
+	t = pacer_bucket_ready(&b, 1514, now, false);
 	KUNIT_EXPECT_GE(test, t - now, pacer_len_to_ns(RATE_10MBIT, U32_MAX) -
 					pacer_len_to_ns(RATE_10MBIT, 1514));
 
@@ -123,13 +123,13 @@ static void pacer_bucket_tokens(struct kunit *test)
 	pacer_bucket_config(&b, RATE_1KBIT, burst, now);
 	pacer_bucket_charge(&b, burst);
 	t = now + (1ULL << 62);
-	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, burst, t), t);
+	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, burst, t, false), t);
 	KUNIT_EXPECT_EQ(test, b.tokens, b.depth);
 
 	/* What the tokens pay for: the burst when full, nothing in debt. */
 	memset(&b, 0, sizeof(b));
 	pacer_bucket_config(&b, RATE_10MBIT, burst, now);
-	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, 1, now), now);
+	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, 1, now, false), now);
 	KUNIT_EXPECT_GE(test, pacer_bucket_avail(&b), burst - 1);
 	KUNIT_EXPECT_LE(test, pacer_bucket_avail(&b), burst);
 	pacer_bucket_charge(&b, 2 * burst);
@@ -137,14 +137,68 @@ static void pacer_bucket_tokens(struct kunit *test)
 
 	/* Unlimited: everything leaves now. */
 	pacer_bucket_config(&b, 0, 0, now);
-	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, U32_MAX, now), now);
+	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, U32_MAX, now, false), now);
 
 	/* 10 tbit/s with the largest burst a class may have. */
 	memset(&b, 0, sizeof(b));
 	pacer_bucket_config(&b, RATE_10TBIT, SZ_1G, now);
-	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, SZ_1G, now), now);
+	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, SZ_1G, now, false), now);
 	pacer_bucket_charge(&b, SZ_1G);
 	KUNIT_EXPECT_LE(test, b.tokens, 1LL);
+}
+
+/*
+ * A queue released late keeps the tokens of its delay past the depth, up
+ * to 50 ms past it; an idle class, or a packet that just arrived, does
+ * not.
+ */
+static void pacer_bucket_late(struct kunit *test)
+{
+	struct pacer_bucket b = {};
+	u64 now = 1000 * NSEC_PER_SEC, due, frame_ns;
+	u32 burst = 16 * 1024;
+
+	frame_ns = pacer_len_to_ns(RATE_10MBIT, 1514);
+	pacer_bucket_config(&b, RATE_10MBIT, burst, now);
+	pacer_bucket_charge(&b, burst);
+	due = pacer_bucket_ready(&b, 1514, now, false);
+	KUNIT_EXPECT_EQ(test, due - now, frame_ns);
+
+	/* Released 20 ms late: the depth plus the 20 ms. */
+	now = due + 20 * NSEC_PER_MSEC;
+	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, 1514, now, true), now);
+	KUNIT_EXPECT_EQ(test, b.tokens,
+			(s64)(frame_ns + 20 * NSEC_PER_MSEC));
+	/* Kept while spent, not cut back to the depth by the next refill. */
+	pacer_bucket_charge(&b, 1514);
+	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, 1514, now + 1, false),
+			now + 1);
+	KUNIT_EXPECT_EQ(test, b.tokens, (s64)(20 * NSEC_PER_MSEC));
+	/* Gone once the class is idle. */
+	pacer_bucket_idle(&b);
+	KUNIT_EXPECT_EQ(test, b.tokens, b.depth);
+
+	/* Late by a second: the depth and 50 ms, no more. */
+	pacer_bucket_charge(&b, burst);
+	due = pacer_bucket_ready(&b, 1514, now, false);
+	now = due + NSEC_PER_SEC;
+	pacer_bucket_ready(&b, 1514, now, true);
+	KUNIT_EXPECT_EQ(test, b.tokens, b.depth + (s64)(50 * NSEC_PER_MSEC));
+
+	/* A packet that just arrived finds the depth, whatever was due. */
+	pacer_bucket_idle(&b);
+	pacer_bucket_charge(&b, burst);
+	due = pacer_bucket_ready(&b, 1514, now, false);
+	now = due + NSEC_PER_SEC;
+	pacer_bucket_ready(&b, 1514, now, false);
+	KUNIT_EXPECT_EQ(test, b.tokens, b.depth);
+
+	/* Nobody told to wait: the depth only. */
+	pacer_bucket_idle(&b);
+	pacer_bucket_charge(&b, burst);
+	now += NSEC_PER_SEC;
+	pacer_bucket_ready(&b, 1514, now, true);
+	KUNIT_EXPECT_EQ(test, b.tokens, b.depth);
 }
 
 /* ---- one signal per episode ------------------------------------------- */
@@ -738,6 +792,7 @@ static void pacer_ecn_untouched(struct kunit *test)
 static struct kunit_case pacer_bucket_cases[] = {
 	KUNIT_CASE(pacer_bucket_conversions),
 	KUNIT_CASE(pacer_bucket_tokens),
+	KUNIT_CASE(pacer_bucket_late),
 	{}
 };
 
