@@ -64,18 +64,11 @@ fit_mbit RATE "$RATE"
 step "class 1 at $RATE Mbit/s; pacer0's NAPI threads on CPU 1"
 pc "$NS_P" class add dev pacer0 id 1 name bulk rate "${RATE}mbit" rtt 200ms
 pc "$NS_P" rule add dev pacer0 src 10.0.8.1/32 class 1
-ip netns exec "$NS_P" sh -c 'echo 1 >/sys/class/net/pacer0/threaded'
-napi=
-for p in /proc/[0-9]*; do
-	case "$(cat "$p/comm" 2>/dev/null)" in
-	napi/pacer0-*) napi="$napi ${p#/proc/}" ;;
-	esac
-done
-[ -n "$napi" ] || die "no NAPI thread for pacer0"
-for p in $napi; do
+pacer_napi_threads "$NS_P" pacer0
+for p in $NAPI_PIDS; do
 	taskset -p 2 "$p" >/dev/null
 done
-log "NAPI threads on CPU 1:$napi"
+log "NAPI threads on CPU 1:$NAPI_PIDS"
 
 step "${SECS}s of TCP, CPU 1 stalled ${STALL_ON} ms of every ${STALL_PERIOD} ms"
 bg "$STALL" 1 "$STALL_ON" "$STALL_PERIOD" $((SECS + 1)) >"$TMPD/stall"

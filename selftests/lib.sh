@@ -566,6 +566,22 @@ pacer_delta() {
 	echo $(($(val "$1" "$3") - $(val "$2" "$3")))
 }
 
+# pacer_napi_threads NS DEV: DEV's NAPI contexts (one per CPU's shaper)
+# become threads (threaded NAPI); NAPI_PIDS lists them.  The test dies if
+# there are none.
+pacer_napi_threads() {
+	local p
+
+	ip netns exec "$1" sh -c "echo 1 >/sys/class/net/$2/threaded"
+	NAPI_PIDS=
+	for p in /proc/[0-9]*; do
+		case "$(cat "$p/comm" 2>/dev/null)" in
+		"napi/$2-"*) NAPI_PIDS="$NAPI_PIDS ${p#/proc/}" ;;
+		esac
+	done
+	[ -n "$NAPI_PIDS" ] || die "no NAPI thread for $2"
+}
+
 # wait_pacer_idle NS DEV [SECONDS]: the counters stopped moving (traffic
 # is over).
 wait_pacer_idle() {

@@ -105,14 +105,7 @@ starve_napi() {
 	ip netns exec "$NS_B" pacerctl class change dev pacer0 id 0 \
 		rate 8kbit burst 1k limit 64k
 	taskset -p 1 $$ >/dev/null
-	ip netns exec "$NS_B" sh -c 'echo 1 >/sys/class/net/pacer0/threaded'
-	NAPI_PIDS=
-	for p in /proc/[0-9]*; do
-		case "$(cat "$p/comm" 2>/dev/null)" in
-		napi/pacer0-*) NAPI_PIDS="$NAPI_PIDS ${p#/proc/}" ;;
-		esac
-	done
-	[ -n "$NAPI_PIDS" ] || die "no NAPI thread for pacer0"
+	pacer_napi_threads "$NS_B" pacer0
 	# One per CPU's shaper: all of them go to CPU 1 and starve there.
 	for p in $NAPI_PIDS; do
 		taskset -p 2 "$p" >/dev/null
