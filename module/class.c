@@ -1085,7 +1085,8 @@ int pacer_class_dequeue(struct pacer_class_cpu *cc, u64 now, int budget,
 	if (*idle)
 		pacer_queue_release(&cc->queue);
 	write_seqcount_end(&cc->seq);
-	if (*idle && !atomic64_read(&cc->cl->backlog))
+	/* An unlimited class owes no lateness: no lock for it per poll. */
+	if (*idle && p->cfg.rate && !atomic64_read(&cc->cl->backlog))
 		pacer_class_idle(cc->cl);
 
 	pacer_class_free_dropped(gone);
