@@ -64,10 +64,7 @@ fit_mbit RATE "$RATE"
 step "class 1 at $RATE Mbit/s; pacer0's NAPI threads on CPU 1"
 pc "$NS_P" class add dev pacer0 id 1 name bulk rate "${RATE}mbit" rtt 200ms
 pc "$NS_P" rule add dev pacer0 src 10.0.8.1/32 class 1
-pacer_napi_threads "$NS_P" pacer0
-for p in $NAPI_PIDS; do
-	taskset -p 2 "$p" >/dev/null
-done
+pacer_napi_threads "$NS_P" pacer0 2
 log "NAPI threads on CPU 1:$NAPI_PIDS"
 
 step "${SECS}s of TCP, CPU 1 stalled ${STALL_ON} ms of every ${STALL_PERIOD} ms"

@@ -566,9 +566,9 @@ pacer_delta() {
 	echo $(($(val "$1" "$3") - $(val "$2" "$3")))
 }
 
-# pacer_napi_threads NS DEV: DEV's NAPI contexts (one per CPU's shaper)
-# become threads (threaded NAPI); NAPI_PIDS lists them.  The test dies if
-# there are none.
+# pacer_napi_threads NS DEV MASK: DEV's NAPI contexts (one per CPU's
+# shaper) become threads (threaded NAPI), pinned to the CPUs of MASK (as
+# taskset's); NAPI_PIDS lists them.  The test dies if there are none.
 pacer_napi_threads() {
 	local p
 
@@ -580,6 +580,9 @@ pacer_napi_threads() {
 		esac
 	done
 	[ -n "$NAPI_PIDS" ] || die "no NAPI thread for $2"
+	for p in $NAPI_PIDS; do
+		taskset -p "$3" "$p" >/dev/null
+	done
 }
 
 # wait_pacer_idle NS DEV [SECONDS]: the counters stopped moving (traffic

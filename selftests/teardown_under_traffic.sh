@@ -105,10 +105,9 @@ starve_napi() {
 	ip netns exec "$NS_B" pacerctl class change dev pacer0 id 0 \
 		rate 8kbit burst 1k limit 64k
 	taskset -p 1 $$ >/dev/null
-	pacer_napi_threads "$NS_B" pacer0
 	# One per CPU's shaper: all of them go to CPU 1 and starve there.
+	pacer_napi_threads "$NS_B" pacer0 2
 	for p in $NAPI_PIDS; do
-		taskset -p 2 "$p" >/dev/null
 		renice -n 19 -p "$p" >/dev/null
 	done
 	bg taskset 2 sh -c 'while :; do :; done'
