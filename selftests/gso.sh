@@ -57,6 +57,7 @@ run() {
 	AVG=$((C_tx_bytes / (C_tx_packets + (C_tx_packets == 0))))
 	BPS=$(iperf_rx_bps "$TMPD/$1-$2.json" "$FROM" "$SECS")
 	log "rate $1 gso $2: $C_tx_packets packets, $C_tx_bytes bytes re-injected: $AVG bytes a packet; goodput $BPS bit/s"
+	log "rate $1 gso $2: $C_delayed_packets packets delayed; receiver's Mbit/s by second: $(iperf_rx_mbit_by_second "$TMPD/$1-$2.json"); sender's retransmits by second: $(iperf_tx_retrans_by_second "$TMPD/$1-$2.json")"
 	check_class_invariant "rate $1 gso $2: class 1" C
 }
 
