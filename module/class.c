@@ -926,6 +926,15 @@ bool pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
 		}
 	}
 
+	cc = pacer_class_lock_flow(cl, cpus, &flow, hash);
+	/*
+	 * Split with the flow locked, as cake does under its qdisc lock: the
+	 * flow's order is the order its packets take the lock, and a packet
+	 * of the flow arriving on another CPU while this one is split must
+	 * not get in first (one TCP flow through a 100 Mbit/s class, split
+	 * before locking: 45-316 segments out of order and 20-159
+	 * retransmits in 5 s, none of them dropped).
+	 */
 	if (skb_is_gso(skb) && p->split_gso) {
 		segs = skb_gso_segment(skb, netif_skb_features(skb) &
 					    ~NETIF_F_GSO_MASK);
@@ -935,8 +944,6 @@ bool pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
 			skb = segs;
 		}
 	}
-
-	cc = pacer_class_lock_flow(cl, cpus, &flow, hash);
 	if (!skb->next && cc->sh == here &&
 	    pacer_class_may_pass(cc, flow, p, skb, &now))
 		return pacer_class_pass(cc, flow, p, skb);
