@@ -46,18 +46,26 @@ pc "$NS_B" class add dev pacer0 id 1 name gso rate "${MBIT}mbit"
 pc "$NS_B" rule add dev pacer0 src 10.0.21.1/32 class 1
 
 # run RATE GSO: the flow through class 1 at RATE with GSO; sets AVG (bytes
-# per re-injected packet) and BPS (goodput, s$FROM-$SECS).
+# per re-injected packet), BPS (goodput, s$FROM-$SECS), OFO (segments
+# the receiver queued out of order) and DSACK (the sender's DSACKs: what
+# it retransmitted needlessly).
 run() {
+	local ofo0 dsack0
+
 	pc "$NS_B" class change dev pacer0 id 1 rate "$1" gso "$2"
 	pc "$NS_B" stats reset dev pacer0 id 1
+	ofo0=$(snmp_counter "$NS_B" TcpExtTCPOFOQueue)
+	dsack0=$(snmp_counter "$NS_A" TcpExtTCPDSACKRecv)
 	iperf_run "$NS_A" 10.0.21.2 "$SECS" "$TMPD/$1-$2.json"
+	OFO=$(($(snmp_counter "$NS_B" TcpExtTCPOFOQueue) - ofo0))
+	DSACK=$(($(snmp_counter "$NS_A" TcpExtTCPDSACKRecv) - dsack0))
 	wait_class_idle "$NS_B" pacer0 1
 	class_snap "$NS_B" pacer0 1 C
 	check_eq "rate $1 gso $2: class 1 says gso" "$C_gso" "$2"
 	AVG=$((C_tx_bytes / (C_tx_packets + (C_tx_packets == 0))))
 	BPS=$(iperf_rx_bps "$TMPD/$1-$2.json" "$FROM" "$SECS")
 	log "rate $1 gso $2: $C_tx_packets packets, $C_tx_bytes bytes re-injected: $AVG bytes a packet; goodput $BPS bit/s"
-	log "rate $1 gso $2: $C_delayed_packets packets delayed; receiver's Mbit/s by second: $(iperf_rx_mbit_by_second "$TMPD/$1-$2.json"); sender's retransmits by second: $(iperf_tx_retrans_by_second "$TMPD/$1-$2.json")"
+	log "rate $1 gso $2: $C_delayed_packets packets delayed; receiver's Mbit/s by second: $(iperf_rx_mbit_by_second "$TMPD/$1-$2.json"); sender's retransmits by second: $(iperf_tx_retrans_by_second "$TMPD/$1-$2.json"); segments out of order at the receiver: $OFO; DSACKs at the sender: $DSACK"
 	check_class_invariant "rate $1 gso $2: class 1" C
 }
 
