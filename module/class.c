@@ -931,9 +931,7 @@ bool pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
 	 * Split with the flow locked, as cake does under its qdisc lock: the
 	 * flow's order is the order its packets take the lock, and a packet
 	 * of the flow arriving on another CPU while this one is split must
-	 * not get in first (one TCP flow through a 100 Mbit/s class, split
-	 * before locking: 45-316 segments out of order and 20-159
-	 * retransmits in 5 s, none of them dropped).
+	 * not get in first.
 	 */
 	if (skb_is_gso(skb) && p->split_gso) {
 		segs = skb_gso_segment(skb, netif_skb_features(skb) &
