@@ -52,13 +52,6 @@ setup_ns NS_A NS_B
 load_pacer
 veth_pair "$NS_A" vethA1 10.0.40.1 "$NS_B" vethB1 10.0.40.2
 veth_pair "$NS_A" vethA2 10.0.41.1 "$NS_B" vethB2 10.0.41.2
-# rps NS DEV MASK: DEV's receive processing on the CPUs of MASK.
-rps() {
-	ip netns exec "$1" sh -c "echo $3 >/sys/class/net/$2/queues/rx-0/rps_cpus" ||
-		skip "RPS is not available"
-	check_eq "$2 rps_cpus" \
-		"$(ip netns exec "$1" cat "/sys/class/net/$2/queues/rx-0/rps_cpus" | sed 's/^0*//')" "$3"
-}
 rps "$NS_A" vethA1 1
 rps "$NS_B" vethB1 1
 rps "$NS_A" vethA2 2
@@ -78,35 +71,18 @@ pc "$NS_B" rule add dev pacer0 src 10.0.41.1/32 class 1
 
 # run_case TAG: the flows, the premise and the order checks.
 run_case() {
-	local ofo0 dsack0 tlp0 rto0 ofo dsack tlp rto rx0 rx1 j
-
 	pc "$NS_B" stats reset dev pacer0 id 1
 	cpu_counts "$NS_B" pacer0 B
-	ofo0=$(snmp_counter "$NS_B" TcpExtTCPOFOQueue)
-	dsack0=$(snmp_counter "$NS_A" TcpExtTCPDSACKRecv)
-	tlp0=$(snmp_counter "$NS_A" TcpExtTCPLossProbes)
-	rto0=$(snmp_counter "$NS_A" TcpExtTCPTimeouts)
+	order_snap "$NS_B" "$NS_A" O
 	two_pinned_flows "$1" 10.0.40.2 10.0.41.2
 	wait_class_idle "$NS_B" pacer0 1
 	cpu_counts "$NS_B" pacer0 A
+	order_snap "$NS_B" "$NS_A" P
 	class_snap "$NS_B" pacer0 1 C
 	show_class "class 1 after the $1 run" C
-	rx0=$((A_rx0 - B_rx0)) rx1=$((A_rx1 - B_rx1))
-	j=$((A_j0 - B_j0 + A_j1 - B_j1))
-	ofo=$(($(snmp_counter "$NS_B" TcpExtTCPOFOQueue) - ofo0))
-	dsack=$(($(snmp_counter "$NS_A" TcpExtTCPDSACKRecv) - dsack0))
-	tlp=$(($(snmp_counter "$NS_A" TcpExtTCPLossProbes) - tlp0))
-	rto=$(($(snmp_counter "$NS_A" TcpExtTCPTimeouts) - rto0))
-	log "$1: CPU 0 received $rx0, CPU 1 $rx1, $j joined the other CPU;" \
-		"receiver OFO $ofo; senders: $dsack DSACKs, $tlp loss probes, $rto timeouts"
-	check_eq "$1: premise: packets that joined their flow on the other CPU" "$j" 0
-	check_ge "$1: premise: CPU 0 received a quarter or more of the packets" \
-		$((rx0 * 4)) $((rx0 + rx1))
-	check_ge "$1: premise: CPU 1 received a quarter or more of the packets" \
-		$((rx1 * 4)) $((rx0 + rx1))
-	check_eq "$1: segments the receiver queued out of order (TcpExtTCPOFOQueue delta)" "$ofo" 0
-	check_le "$1: DSACKs at the senders vs loss probes + timeouts ($tlp + $rto)" \
-		"$dsack" $((tlp + rto))
+	check_cpu_spread "$1" B A
+	check_eq "$1: premise: packets that joined their flow on the other CPU" "$JOINED" 0
+	check_order "$1" O P
 	check_eq "$1: class 1 dropped nothing (the flows are ECN-capable)" \
 		"$C_dropped_packets" 0
 	check_class_invariant "$1: class 1" C
