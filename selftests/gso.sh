@@ -12,6 +12,17 @@
 # quarter of what the path carries, if less) with "gso keep" the flow's
 # goodput is within 2 % of rate x 1448/1514, as split.
 #
+# Everything runs on CPU 0: the test and its iperf3s are pinned there, and
+# RPS steers both veths' receive processing to it.  Over veth with TSO a
+# sender's packets wait in the receive backlog of the CPU that sent them,
+# and an unpinned sender sends from whichever CPU its ACKs arrive on: a
+# packet sent later from the other CPU then reaches pacer0 first.
+# Measured at pacer0's entry, 1-2 such packets per 5 s run when the class
+# splits (its segments then reach the receiver out of order and are
+# resent: once 97.8 % of the rate); pacer0 re-injected every segment in
+# the order it received it.  flow_moves.sh feeds one flow to pacer0 from
+# both CPUs in order, and checks that the order holds.
+#
 #   +---- NS_A ----+          +---------------- NS_B ----------------+
 #   | iperf3 -c    |          | vethB 10.0.21.2: ingress --> pacer0:  |
 #   | vethA -------+--------->|   class 1: rate R, gso auto|split|keep |
@@ -21,7 +32,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/classlib.inc"
 
-require iperf3 jq pacerctl tc ss
+require iperf3 jq pacerctl tc ss taskset
 
 if [ "$IS_DEBUG" = 1 ]; then
 	SECS=4
@@ -35,6 +46,9 @@ FROM=1
 setup_ns NS_A NS_B
 load_pacer
 veth_pair "$NS_A" vethA 10.0.21.1 "$NS_B" vethB 10.0.21.2
+taskset -p 1 $$ >/dev/null
+rps "$NS_A" vethA 1
+rps "$NS_B" vethB 1
 pacer_add "$NS_B" pacer0
 redirect_ingress "$NS_B" vethB pacer0
 jserver "$NS_B" 10.0.21.2
