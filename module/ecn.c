@@ -74,6 +74,62 @@ static int pacer_ecn_l3_offset(const struct sk_buff *skb, __be16 *proto)
 	return off;
 }
 
+/*
+ * The IP header of @skb: its offset in *@off, its protocol in *@proto and
+ * its DS field in *@dsfield.  False if pacer understands none.
+ */
+static bool pacer_ecn_find(const struct sk_buff *skb, int *off, __be16 *proto,
+			   u8 *dsfield)
+{
+	*off = pacer_ecn_l3_offset(skb, proto);
+	if (*off < 0)
+		return false;
+
+	if (*proto == htons(ETH_P_IP)) {
+		const struct iphdr *iph;
+		struct iphdr _iph;
+
+		iph = skb_header_pointer(skb, *off, sizeof(_iph), &_iph);
+		if (!iph || iph->version != 4 || iph->ihl < 5 ||
+		    *off + iph->ihl * 4 > skb->len)
+			return false;
+		*dsfield = iph->tos;
+		return true;
+	}
+	if (*proto == htons(ETH_P_IPV6)) {
+		const struct ipv6hdr *ip6h;
+		struct ipv6hdr _ip6h;
+
+		ip6h = skb_header_pointer(skb, *off, sizeof(_ip6h), &_ip6h);
+		if (!ip6h || ip6h->version != 6)
+			return false;
+		*dsfield = ipv6_get_dsfield(ip6h);
+		return true;
+	}
+	return false;
+}
+
+/**
+ * pacer_ecn_peek() - what pacer_ecn_mark() would do, without doing it
+ * @skb: the packet, as for pacer_ecn_mark()
+ *
+ * Return: %PACER_ECN_MARKED if the packet is ECN-capable (or CE already),
+ * %PACER_ECN_NOT_ECT if it is IP but not ECN-capable, %PACER_ECN_UNPARSED
+ * if no IP header was found.
+ */
+enum pacer_ecn_result pacer_ecn_peek(const struct sk_buff *skb)
+{
+	__be16 proto;
+	u8 dsfield;
+	int off;
+
+	if (!pacer_ecn_find(skb, &off, &proto, &dsfield))
+		return PACER_ECN_UNPARSED;
+	return pacer_ecn_capable(dsfield) ? PACER_ECN_MARKED :
+					    PACER_ECN_NOT_ECT;
+}
+EXPORT_SYMBOL_IF_KUNIT(pacer_ecn_peek);
+
 /**
  * pacer_ecn_mark() - mark a packet CE if it is ECN-capable
  * @skb: the packet, data at its link-layer header, skb->dev the device it
@@ -91,48 +147,24 @@ enum pacer_ecn_result pacer_ecn_mark(struct sk_buff *skb)
 	u8 dsfield;
 	int off;
 
-	off = pacer_ecn_l3_offset(skb, &proto);
-	if (off < 0)
+	if (!pacer_ecn_find(skb, &off, &proto, &dsfield))
 		return PACER_ECN_UNPARSED;
+	if (!pacer_ecn_capable(dsfield))
+		return PACER_ECN_NOT_ECT;
+	if (INET_ECN_is_ce(dsfield))
+		return PACER_ECN_MARKED;
 
 	if (proto == htons(ETH_P_IP)) {
-		const struct iphdr *iph;
-		struct iphdr _iph;
-
-		iph = skb_header_pointer(skb, off, sizeof(_iph), &_iph);
-		if (!iph || iph->version != 4 || iph->ihl < 5 ||
-		    off + iph->ihl * 4 > skb->len)
-			return PACER_ECN_UNPARSED;
-		dsfield = iph->tos;
-		if (!pacer_ecn_capable(dsfield))
-			return PACER_ECN_NOT_ECT;
-		if (INET_ECN_is_ce(dsfield))
-			return PACER_ECN_MARKED;
 		if (skb_ensure_writable(skb, off + sizeof(struct iphdr)))
 			return PACER_ECN_UNPARSED;
 		/* Adjusts the header checksum: CHECKSUM_COMPLETE stays valid. */
 		IP_ECN_set_ce((struct iphdr *)(skb->data + off));
 		return PACER_ECN_MARKED;
 	}
-
-	if (proto == htons(ETH_P_IPV6)) {
-		const struct ipv6hdr *ip6h;
-		struct ipv6hdr _ip6h;
-
-		ip6h = skb_header_pointer(skb, off, sizeof(_ip6h), &_ip6h);
-		if (!ip6h || ip6h->version != 6)
-			return PACER_ECN_UNPARSED;
-		dsfield = ipv6_get_dsfield(ip6h);
-		if (!pacer_ecn_capable(dsfield))
-			return PACER_ECN_NOT_ECT;
-		if (INET_ECN_is_ce(dsfield))
-			return PACER_ECN_MARKED;
-		if (skb_ensure_writable(skb, off + sizeof(struct ipv6hdr)))
-			return PACER_ECN_UNPARSED;
-		/* Also corrects skb->csum for CHECKSUM_COMPLETE. */
-		IP6_ECN_set_ce(skb, (struct ipv6hdr *)(skb->data + off));
-		return PACER_ECN_MARKED;
-	}
-	return PACER_ECN_UNPARSED;
+	if (skb_ensure_writable(skb, off + sizeof(struct ipv6hdr)))
+		return PACER_ECN_UNPARSED;
+	/* Also corrects skb->csum for CHECKSUM_COMPLETE. */
+	IP6_ECN_set_ce(skb, (struct ipv6hdr *)(skb->data + off));
+	return PACER_ECN_MARKED;
 }
 EXPORT_SYMBOL_IF_KUNIT(pacer_ecn_mark);
