@@ -175,7 +175,9 @@ static u32 pacer_cfg_limit(const struct pacer_class_cfg *cfg, u32 burst)
  * as a slower flow.  An automatic limit is four times the level, so only
  * a limit set by hand caps it.  A standing queue is one that stays at the
  * level for half a round trip (the target, if longer): a pile-up drains
- * within one.
+ * within one.  A sender that is not ECN-capable is told by a loss, and
+ * only once its flow's queue stands at three quarters of the limit (see
+ * &pacer_signal.loss_level); in slow start it is told as early.
  */
 static void pacer_signal_config(struct pacer_signal *s,
 				const struct pacer_class_cfg *cfg, u32 limit,
@@ -186,10 +188,17 @@ static void pacer_signal_config(struct pacer_signal *s,
 	s->persist = max_t(u64, (u64)cfg->target_us * NSEC_PER_USEC,
 			   s->rtt / 2);
 	s->level_bytes = 0;
+	s->loss_level = s->level;
+	s->loss_level_bytes = 0;
 	s->pressure = limit / 4;
 	if (cfg->rate) {
-		s->level = min(s->level, pacer_len_to_ns(cfg->rate, limit) / 4);
+		u64 limit_ns = pacer_len_to_ns(cfg->rate, limit);
+
+		s->level = min(s->level, limit_ns / 4);
 		s->level_bytes = pacer_ns_to_len(cfg->rate, s->level);
+		s->loss_level = max(s->level, limit_ns / 4 * 3);
+		s->loss_level_bytes = pacer_ns_to_len(cfg->rate,
+						      s->loss_level);
 	}
 	s->mtu = mtu;
 }
@@ -992,11 +1001,17 @@ static bool pacer_class_signal(struct pacer_class_cpu *cc,
 			       u64 sojourn, u64 now)
 {
 	const struct pacer_signal *p = &params->signal;
+	bool by_loss;
 
-	if (!params->cfg.rate ||
-	    !pacer_flow_should_signal(flow, p, sojourn,
+	if (!params->cfg.rate)
+		return false;
+	/* Below half the level no signal is due, whoever the sender. */
+	by_loss = sojourn >= p->level / 2 &&
+		  pacer_ecn_peek(skb) == PACER_ECN_NOT_ECT;
+	if (!pacer_flow_should_signal(flow, p, sojourn,
 				      atomic64_read(&cc->cl->backlog),
-				      pacer_skb_cb(skb)->class_backlog, now))
+				      pacer_skb_cb(skb)->class_backlog, now,
+				      by_loss))
 		return false;
 	switch (pacer_ecn_mark(skb)) {
 	case PACER_ECN_MARKED:

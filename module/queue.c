@@ -317,6 +317,10 @@ void pacer_queue_release(struct pacer_queue *q)
  * @class_backlog: bytes the class holds on all CPUs
  * @backlog_then: bytes it held once the packet was queued
  * @now: current time, ktime ns
+ * @by_loss: the signal would be the packet's loss (its sender is not
+ *	ECN-capable): the flow may keep its queue up to the loss level
+ *	before a standing queue is told.  A slow start is told as early
+ *	either way: it would reach the limit and lose a burst
  *
  * One signal per congestion episode: a sender answers one by cutting its
  * window once (CUBIC by 30 %) and ignores further ones for a round trip,
@@ -335,7 +339,8 @@ void pacer_queue_release(struct pacer_queue *q)
  */
 bool pacer_flow_should_signal(struct pacer_flow *flow,
 			      const struct pacer_signal *p, u64 sojourn,
-			      u64 class_backlog, u64 backlog_then, u64 now)
+			      u64 class_backlog, u64 backlog_then, u64 now,
+			      bool by_loss)
 {
 	bool due;
 
@@ -344,6 +349,15 @@ bool pacer_flow_should_signal(struct pacer_flow *flow,
 	    class_backlog < p->level_bytes) {
 		flow->above_since = 0;
 		flow->signal_sojourn_us = 0;
+		due = false;
+	} else if (by_loss && (sojourn < p->loss_level ||
+			       class_backlog < p->loss_level_bytes)) {
+		/*
+		 * Not yet for a loss.  The last signal's sojourn stays: an
+		 * ECN flow's retransmits are not ECN-capable, and must not
+		 * make its next mark come sooner.
+		 */
+		flow->above_since = 0;
 		due = false;
 	} else {
 		if (!flow->above_since)

@@ -205,13 +205,16 @@ static void pacer_bucket_late(struct kunit *test)
 
 /*
  * 20 Mbit/s, 5 ms target, 40 ms RTT, a 200 ms limit: a level of 25 ms,
- * 62,500 bytes; pressure at a quarter of the limit, 125,000 bytes.  The
- * persist time is 5 ms here (a class's is at least half its RTT), so
- * that the episodes below stay short.
+ * 62,500 bytes, and for a loss 150 ms, 375,000 bytes; pressure at a
+ * quarter of the limit, 125,000 bytes.  The persist time is 5 ms here (a
+ * class's is at least half its RTT), so that the episodes below stay
+ * short.
  */
 static const struct pacer_signal pacer_test_signal = {
 	.level = 25 * NSEC_PER_MSEC,
 	.level_bytes = 62500,
+	.loss_level = 150 * NSEC_PER_MSEC,
+	.loss_level_bytes = 375000,
 	.persist = 5 * NSEC_PER_MSEC,
 	.pressure = 125000,
 	.rtt = 40 * NSEC_PER_MSEC,
@@ -229,7 +232,7 @@ static bool pacer_test_signal_grown(struct pacer_flow *flow, u64 sojourn,
 	const struct pacer_signal *p = &pacer_test_signal;
 
 	if (!pacer_flow_should_signal(flow, p, sojourn, class_backlog,
-				      backlog_then, now))
+				      backlog_then, now, false))
 		return false;
 	pacer_flow_signalled(flow, p, sojourn, now);
 	return true;
@@ -297,9 +300,62 @@ static void pacer_signal_episode(struct kunit *test)
 							 &pacer_test_signal,
 							 sojourn, backlog,
 							 backlog,
-							 now + 5 * ms));
+							 now + 5 * ms, false));
 	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, sojourn, backlog,
 						     now + 6 * ms));
+}
+
+/* Whether a signal is due, the class's queue standing while it waited. */
+static bool pacer_test_due(struct pacer_flow *flow, u64 sojourn, u64 backlog,
+			   u64 now, bool by_loss)
+{
+	return pacer_flow_should_signal(flow, &pacer_test_signal, sojourn,
+					backlog, backlog, now, by_loss);
+}
+
+/*
+ * A sender that is not ECN-capable is told by a loss, once its queue
+ * stands at the loss level; above the level but below that, an ECN
+ * flow's last signal is kept (its retransmits are not ECN-capable).  A
+ * slow start is told as early as an ECN flow's.
+ */
+static void pacer_signal_loss_level(struct kunit *test)
+{
+	const u64 ms = NSEC_PER_MSEC, backlog = 400000;
+	struct pacer_flow flow = { .backlog = 64 << 10 };
+	u64 now = NSEC_PER_SEC, t;
+
+	/* 100 ms standing: an ECN flow is due, a loss is not. */
+	for (t = now; t < now + 50 * ms; t += ms)
+		KUNIT_EXPECT_FALSE(test, pacer_test_due(&flow, 100 * ms,
+							backlog, t, true));
+	KUNIT_EXPECT_FALSE(test, pacer_test_due(&flow, 100 * ms, backlog,
+						now + 50 * ms, false));
+	KUNIT_EXPECT_TRUE(test, pacer_test_due(&flow, 100 * ms, backlog,
+					       now + 55 * ms, false));
+	/* At the loss level, but with less than its bytes queued: not yet. */
+	flow = (struct pacer_flow){ .backlog = 64 << 10 };
+	for (t = now; t < now + 50 * ms; t += ms)
+		KUNIT_EXPECT_FALSE(test, pacer_test_due(&flow, 150 * ms,
+							300000, t, true));
+	/* Standing at the loss level for the persist time: one loss. */
+	flow = (struct pacer_flow){ .backlog = 64 << 10 };
+	KUNIT_EXPECT_FALSE(test, pacer_test_due(&flow, 150 * ms, backlog, now,
+						true));
+	KUNIT_EXPECT_TRUE(test, pacer_test_due(&flow, 150 * ms, backlog,
+					       now + 5 * ms, true));
+	pacer_flow_signalled(&flow, &pacer_test_signal, 150 * ms,
+			     now + 5 * ms);
+	/* A retransmit between the levels keeps the last signal's sojourn. */
+	KUNIT_EXPECT_FALSE(test, pacer_test_due(&flow, 100 * ms, backlog,
+						now + 6 * ms, true));
+	KUNIT_EXPECT_EQ(test, flow.signal_sojourn_us, 150000U);
+	/* Slow start: the queue grew by a quarter while the packet waited. */
+	flow = (struct pacer_flow){ .backlog = 64 << 10 };
+	KUNIT_EXPECT_TRUE(test, pacer_flow_should_signal(&flow,
+							 &pacer_test_signal,
+							 15 * ms, 200000,
+							 150000, now, true));
 }
 
 static void pacer_signal_auto_limit(struct kunit *test)
@@ -630,14 +686,18 @@ static void pacer_ecn_ethernet(struct kunit *test)
 	skb_reset_mac_header(skb);
 	skb_set_network_header(skb, ETH_HLEN);
 
-	KUNIT_EXPECT_EQ(test, (int)pacer_ecn_mark(skb), (int)PACER_ECN_MARKED);
+	/* Peeking tells what marking would do, and writes nothing. */
+	KUNIT_EXPECT_EQ(test, (int)pacer_ecn_peek(skb), (int)PACER_ECN_MARKED);
 	iph = (struct iphdr *)(skb->data + ETH_HLEN);
+	KUNIT_EXPECT_EQ(test, iph->tos & INET_ECN_MASK, (int)INET_ECN_ECT_0);
+	KUNIT_EXPECT_EQ(test, (int)pacer_ecn_mark(skb), (int)PACER_ECN_MARKED);
 	KUNIT_EXPECT_EQ(test, iph->tos & INET_ECN_MASK, (int)INET_ECN_CE);
 	KUNIT_EXPECT_EQ(test, (int)(__force u16)ip_fast_csum(iph, iph->ihl), 0);
 
 	/* Not ECN-capable: left alone. */
 	iph->tos = 0;
 	ip_send_check(iph);
+	KUNIT_EXPECT_EQ(test, (int)pacer_ecn_peek(skb), (int)PACER_ECN_NOT_ECT);
 	KUNIT_EXPECT_EQ(test, (int)pacer_ecn_mark(skb), (int)PACER_ECN_NOT_ECT);
 	KUNIT_EXPECT_EQ(test, (int)iph->tos, 0);
 	kfree_skb(skb);
@@ -798,6 +858,7 @@ static struct kunit_case pacer_bucket_cases[] = {
 
 static struct kunit_case pacer_signal_cases[] = {
 	KUNIT_CASE(pacer_signal_episode),
+	KUNIT_CASE(pacer_signal_loss_level),
 	KUNIT_CASE(pacer_signal_edges),
 	KUNIT_CASE(pacer_signal_auto_limit),
 	{}
