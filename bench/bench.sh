@@ -23,7 +23,9 @@
 # over RTTS (default 10 40 80 ms), 1 and 4 flows, without and with ECN on
 # both ends, 20 s a run, every method once per round (--reps rounds,
 # interleaved); pacer and cake are told the RTT (their "rtt").  Workload
-# "tcp" or "tcp-ecn"; the sender's TcpExtTCPDeliveredCE is the "ce" column.
+# "tcp" or "tcp-ecn" (RTT_WORKLOADS="tcp" in the environment: one of
+# them only); the sender's TcpExtTCPDeliveredCE is the "ce" column, and
+# pacer's drops by reason are logged.
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 SELFTESTS=${PACER_SELFTESTS:-$BENCH_DIR/../selftests}
 . "$SELFTESTS/lib.sh"
@@ -168,6 +170,7 @@ method_counters() {
 	pacer)
 		class_snap "$NS_R" pacer0 1 P
 		DROPS=$P_dropped_packets
+		log "# pacer drops: congestion $P_drops_congestion queue_limit $P_drops_queue_limit"
 		if [ "$P_tx_packets" -gt 0 ]; then
 			PACER_FIGURES=$(awk -v s="$P_delayed_share" \
 				-v p="$P_delay_p99_us" \
@@ -427,7 +430,7 @@ if [ "$RTT_MODE" = 1 ]; then
 			set_rtt "$rtt"
 			idle_ping
 			log "# round $REP, RTT ${rtt} ms: idle ping p50/p99 $IDLE_P50/$IDLE_P99 ms"
-			for w in tcp tcp-ecn; do
+			for w in ${RTT_WORKLOADS:-tcp tcp-ecn}; do
 				for flows in 1 4; do
 					for m in $METHODS; do
 						run_load "$m" "$w" 20 "$rtt" "$flows" "$REP"
