@@ -1001,19 +1001,24 @@ static bool pacer_class_signal(struct pacer_class_cpu *cc,
 			       u64 sojourn, u64 now)
 {
 	const struct pacer_signal *p = &params->signal;
-	bool by_loss;
+	enum pacer_ecn_result ecn = PACER_ECN_UNPARSED;
 
 	if (!params->cfg.rate)
 		return false;
-	/* Below half the level no signal is due, whoever the sender. */
-	by_loss = sojourn >= p->level / 2 &&
-		  pacer_ecn_peek(skb) == PACER_ECN_NOT_ECT;
+	/*
+	 * Below half the level no signal is due, whoever the sender: the
+	 * header is read only above it, and once, for the mark too.
+	 */
+	if (sojourn >= p->level / 2)
+		ecn = pacer_ecn_peek(skb);
 	if (!pacer_flow_should_signal(flow, p, sojourn,
 				      atomic64_read(&cc->cl->backlog),
 				      pacer_skb_cb(skb)->class_backlog, now,
-				      by_loss))
+				      ecn == PACER_ECN_NOT_ECT))
 		return false;
-	switch (pacer_ecn_mark(skb)) {
+	if (ecn == PACER_ECN_MARKED)
+		ecn = pacer_ecn_mark(skb);
+	switch (ecn) {
 	case PACER_ECN_MARKED:
 		pacer_skb_cb(skb)->ecn_marked = true;
 		cc->stats.ecn_marked++;
