@@ -66,15 +66,9 @@ ip netns exec "$NS_A" ethtool -K vethA tso off
 ip netns exec "$NS_B" ethtool -K vethB gro on
 check_eq "vethA tcp-segmentation-offload" \
 	"$(ip netns exec "$NS_A" ethtool -k vethA | awk '$1 == "tcp-segmentation-offload:" { print $2 }')" off
-ip netns exec "$NS_B" sh -c "echo 1 >/sys/class/net/vethB/threaded" ||
-	skip "threaded NAPI is not available"
-MOVED_PID=
-for p in /proc/[0-9]*; do
-	case "$(cat "$p/comm" 2>/dev/null)" in
-	napi/vethB-*) MOVED_PID=${p#/proc/} ;;
-	esac
-done
-[ -n "$MOVED_PID" ] || die "vethB has no NAPI thread (GRO on, threaded 1)"
+pacer_napi_threads "$NS_B" vethB 1
+set -- $NAPI_PIDS
+MOVED_PID=$1
 # Real-time, so that on the CPU it moves to it runs at once instead of
 # after iperf3's time slice.
 chrt -f -p 50 "$MOVED_PID"

@@ -566,8 +566,9 @@ pacer_delta() {
 	echo $(($(val "$1" "$3") - $(val "$2" "$3")))
 }
 
-# pacer_napi_threads NS DEV MASK: DEV's NAPI contexts (one per CPU's
-# shaper) become threads (threaded NAPI), pinned to the CPUs of MASK (as
+# pacer_napi_threads NS DEV MASK: DEV's NAPI contexts (a pacer device's:
+# one per CPU's shaper; a veth's with GRO on: one per receive queue)
+# become threads (threaded NAPI), pinned to the CPUs of MASK (as
 # taskset's); NAPI_PIDS lists them.  The test dies if there are none.
 pacer_napi_threads() {
 	local p
