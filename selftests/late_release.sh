@@ -18,21 +18,20 @@
 # A stall is made up only from what is queued: the sender's window must
 # hold the stall's worth and more.  So the sender is Reno, whose slow
 # start runs up to the receive window (CUBIC's HyStart left it at 55-68 KB
-# in a third of the runs, under what 30 ms at the rate needs, for
-# seconds: 97.2-98.9 % of the rate),
-# and the window is fixed at 200 KB (82 ms at the rate), below where the
-# class would tell it anything.  Premise, checked in the same run: the
-# stalls happened, the flow's packets waited through them (the class's
-# longest sojourn is at least 30 ms), the sender's window held twice a
-# stall's worth all through the measured seconds, and the sender kept the
-# class busy (almost every packet waited for tokens).  The class's
-# accounting holds once the run is over, and the rate is not overshot
-# either.  The class has rtt
-# 200ms: a sender may then keep about 100 ms queued before it is told,
-# more than a stall needs to be made up (with the default 100ms and its
-# 55 ms, a window cut after a signal sometimes left less than 30 ms
-# queued at the end of a stall: 98.8-99.4 % of rate, the sender's limit,
-# not the class's).  Without the make-up (7556ad2): 78-79 %.
+# in a third of the runs, under what 30 ms at the rate needs, for seconds:
+# 97.2-98.9 % of the rate), and the window is fixed at 200 KB (82 ms at
+# the rate), below where the class would tell it anything.  Premise,
+# checked in the same run: the stalls happened, the flow's packets waited
+# through them (the class's longest sojourn is at least 30 ms), the
+# sender's window held twice a stall's worth all through the measured
+# seconds, and the sender kept the class busy (almost every packet waited
+# for tokens).  The class's accounting holds once the run is over, and the
+# rate is not overshot either.  The class has rtt 200ms: a sender may then
+# keep about 100 ms queued before it is told, more than a stall needs to
+# be made up (with the default 100ms and its 55 ms, a window cut after a
+# signal sometimes left less than 30 ms queued at the end of a stall:
+# 98.8-99.4 % of rate, the sender's limit, not the class's).  Without the
+# make-up (7556ad2): 78-79 %.
 #
 #   +------- NS_S --------+       +--------------- NS_P ----------------+
 #   | iperf3 -c           |       | vethP 10.0.8.2           iperf3 -s  |
