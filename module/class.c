@@ -191,6 +191,7 @@ static void pacer_signal_config(struct pacer_signal *s,
 	s->loss_level = s->level;
 	s->loss_level_bytes = 0;
 	s->pressure = limit / 4;
+	s->rate = cfg->rate;
 	if (cfg->rate) {
 		u64 limit_ns = pacer_len_to_ns(cfg->rate, limit);
 

@@ -16,6 +16,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 
+#include "bucket.h"
 #include "queue.h"
 #include "testing.h"
 
@@ -308,6 +309,34 @@ void pacer_queue_release(struct pacer_queue *q)
 		pacer_flow_let_go(flow);
 }
 
+/*
+ * A sender in slow start doubles its window every round trip: it sends
+ * twice what the class releases, and the class's queue grows by what the
+ * class released while a packet waited, a queue's worth per round trip.
+ * Once the class holds the pressure, such a sender would reach the limit
+ * before a signal at the level came back, so it is told at once.  The
+ * queue must have grown by a quarter, and by half of what the class
+ * released (arrivals at 1.5 times the rate or more): a sender in
+ * congestion avoidance grows its window by a packet a round trip, but
+ * its ACKs come back in bursts and so do its packets, and a burst of ten
+ * frames is a quarter of a 10 ms RTT's queue.  Told by the quarter alone,
+ * one CUBIC flow at 10 ms, not ECN-capable, lost a packet a second to
+ * this rule, its queue never reaching the loss level.
+ */
+static bool pacer_slow_start(const struct pacer_flow *flow,
+			     const struct pacer_signal *p, u64 sojourn,
+			     u64 class_backlog, u64 backlog_then)
+{
+	u64 grown;
+
+	if (flow->backlog <= p->mtu || class_backlog < p->pressure ||
+	    sojourn < p->level / 2 || class_backlog <= backlog_then)
+		return false;
+	grown = class_backlog - backlog_then;
+	return grown >= backlog_then / 4 &&
+	       (!p->rate || grown >= pacer_ns_to_len(p->rate, sojourn) / 2);
+}
+
 /**
  * pacer_flow_should_signal() - whether the sender of a dequeued packet's
  *	flow is due a signal to slow down (a CE mark, or a drop)
@@ -364,11 +393,9 @@ bool pacer_flow_should_signal(struct pacer_flow *flow,
 			flow->above_since = now;
 		due = now - flow->above_since >= p->persist;
 	}
-	/* Slow start: the queue grew by a quarter or more while it waited. */
 	if (!due)
-		due = flow->backlog > p->mtu && class_backlog >= p->pressure &&
-		      sojourn >= p->level / 2 &&
-		      class_backlog >= backlog_then + backlog_then / 4;
+		due = pacer_slow_start(flow, p, sojourn, class_backlog,
+				       backlog_then);
 	return due && now >= flow->quiet_until &&
 	       div_u64(sojourn, NSEC_PER_USEC) >= flow->signal_sojourn_us;
 }

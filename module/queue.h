@@ -145,6 +145,7 @@ struct pacer_signal {
 	u64 persist;
 	u64 pressure;
 	u64 rtt;
+	u64 rate;
 	u32 mtu;
 };
 

@@ -16,8 +16,10 @@
  *   passed; a burst that arrived at once, sparse flows and sojourns below
  *   the level are left alone, and so is a queue at the pressure that did
  *   not grow while the packet waited (a stall's pile-up, not slow
- *   start); times near U64_MAX do not wrap into an early signal; the
- *   automatic limit is four times the level, at least 100 ms.
+ *   start) or grew by less than half of what the class released (a
+ *   burst in congestion avoidance); times near U64_MAX do not wrap into
+ *   an early signal; the automatic limit is four times the level, at
+ *   least 100 ms.
  * - pacer_hist: the sojourn histogram's bucket boundaries, 0 to U64_MAX.
  * - pacer_charge: what a GSO packet is charged: its segments' headers,
  *   overhead and mpu per segment, bounded by what it is on the wire when
@@ -218,6 +220,7 @@ static const struct pacer_signal pacer_test_signal = {
 	.persist = 5 * NSEC_PER_MSEC,
 	.pressure = 125000,
 	.rtt = 40 * NSEC_PER_MSEC,
+	.rate = 20000000,
 	.mtu = 1514,
 };
 
@@ -425,6 +428,18 @@ static void pacer_signal_edges(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, pacer_test_signal_grown(&flow, 13 * ms,
 							 125000, 62500,
 							 now + 41 * ms));
+	/*
+	 * Grown by 40 %, but by less than half of the 100,000 bytes the
+	 * class released in 40 ms: a burst of a flow in congestion
+	 * avoidance, not a slow start.  At half of them (arrivals at 1.5
+	 * times the rate), a slow start.
+	 */
+	flow = (struct pacer_flow){ .backlog = 64 << 10 };
+	KUNIT_EXPECT_FALSE(test, pacer_test_signal_grown(&flow, 40 * ms,
+							 140000, 100000,
+							 now));
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_grown(&flow, 40 * ms,
+							151000, 100000, now));
 	/* Times at the end of the clock's range do not wrap. */
 	flow = (struct pacer_flow){ .backlog = 64 << 10 };
 	now = U64_MAX - 10 * ms;
