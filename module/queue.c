@@ -356,11 +356,15 @@ static bool pacer_slow_start(const struct pacer_flow *flow,
  * so signalling every packet past a threshold, or at CoDel's quickening
  * rate, cuts the window again and again before the first cut shows in the
  * queue: at 40 ms that left one flow half the rate.  Once a signal went
- * out (pacer_flow_signalled()) the flow is left alone for the expected
- * RTT plus the packet's sojourn, the time the cut takes to come back
- * through the queue; if its packets then still wait as long as the one
- * that carried the signal, the sender did not cut enough (slow start)
- * and is told again.  A queue that stands but drains is the cut showing,
+ * out (pacer_flow_signalled()) the flow is left alone until a packet
+ * that arrived the expected RTT after it reaches the head: the first one
+ * the sender can have sent after its cut.  Counting from the signal's
+ * departure plus its sojourn instead told a slow start twice: its queue
+ * grows, and the packets sent before the cut had waited longer than the
+ * signalled one (four CUBIC flows at 40 ms lost two packets each where
+ * one would do).  If its packets sent after the cut still wait as long
+ * as the one that carried the signal, the sender did not cut enough and
+ * is told again.  A queue that stands but drains is the cut showing,
  * this flow's or other flows' of the class: telling each flow again
  * until the last cut shows would cut them all twice.
  *
@@ -396,7 +400,7 @@ bool pacer_flow_should_signal(struct pacer_flow *flow,
 	if (!due)
 		due = pacer_slow_start(flow, p, sojourn, class_backlog,
 				       backlog_then);
-	return due && now >= flow->quiet_until &&
+	return due && now - sojourn >= flow->quiet_until &&
 	       div_u64(sojourn, NSEC_PER_USEC) >= flow->signal_sojourn_us;
 }
 EXPORT_SYMBOL_IF_KUNIT(pacer_flow_should_signal);
@@ -417,7 +421,7 @@ void pacer_flow_signalled(struct pacer_flow *flow,
 			  const struct pacer_signal *p, u64 sojourn, u64 now)
 {
 	/* Saturates: a wrapped time would let the next signal out early. */
-	flow->quiet_until = now + min(p->rtt + sojourn, U64_MAX - now);
+	flow->quiet_until = now + min(p->rtt, U64_MAX - now);
 	flow->signal_sojourn_us = clamp_t(u64, div_u64(sojourn, NSEC_PER_USEC),
 					  1, U32_MAX);
 }

@@ -59,8 +59,8 @@ struct pacer_queue;
  *	drains is the cut showing (its own, or other flows')
  * @above_since: when its sojourn rose above the class's threshold, 0
  *	while it is below
- * @quiet_until: no signal before this time: the previous one has not
- *	reached the sender and come back as a slower flow yet
+ * @quiet_until: no signal to a packet that arrived before this time: it
+ *	was sent before the previous signal reached the sender
  * @hashes: for a class's overflow flow: a bit per (hash mod 64) of the
  *	flows it holds, so that their later packets join them there
  * @send_node: on its owner's shaper's list of flows whose packets are
