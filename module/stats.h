@@ -73,7 +73,7 @@ struct pacer_dev_stats {
  * @delayed_bytes: bytes of those
  * @delay_ns_total: sum of sojourns of re-injected packets
  * @delay_ns_max: longest sojourn
- * @hist: sojourn histogram, bucket i up to 2^i us
+ * @hist: sojourn histogram, bucket i up to pacer_hist_bound_us(i)
  * @dropped_packets: dropped, all reasons
  * @dropped_bytes: bytes dropped
  * @drops: dropped packets by &enum pacer_drop_reason
@@ -163,18 +163,22 @@ static inline void pacer_stats_ecn_unparsed(struct pacer_pcpu_stats *s)
  * pacer_hist_bucket() - the sojourn histogram's bucket for a sojourn
  * @sojourn_ns: nanoseconds
  *
- * Return: i such that the sojourn is at most 2^i us (bucket 0: up to
- * 1 us), or the last bucket.
+ * Return: the first i whose pacer_hist_bound_us(i) the sojourn, rounded up
+ * to the microsecond, does not exceed, or the last bucket.
  */
 static inline unsigned int pacer_hist_bucket(u64 sojourn_ns)
 {
+	unsigned int shift;
 	u32 rem;
 	/* Rounded up, without the overflow of adding 999 first. */
 	u64 us = div_u64_rem(sojourn_ns, NSEC_PER_USEC, &rem) + !!rem;
 
-	if (us <= 1)
-		return 0;
-	return min_t(unsigned int, fls64(us - 1), PACER_HIST_BUCKETS - 1);
+	if (us <= 4)
+		return us ? us - 1 : 0;
+	/* (4, 8] us: buckets 4 to 7; each doubling after that, four more. */
+	shift = fls64(us - 1) - 3;
+	return min_t(u64, 4 * (shift + 1) + ((us - 1) >> shift) - 4,
+		     PACER_HIST_BUCKETS - 1);
 }
 
 static inline void pacer_class_stats_rx(struct pacer_class_stats *st,

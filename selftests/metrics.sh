@@ -17,7 +17,7 @@
 #   class 1 (named 'udp "x"', escaped in the label) equals the counter of
 #   "-j -s class show" it stands for: the _total counters, the gauges,
 #   dropped_packets_total by reason (and their sum = dropped_packets),
-#   the sojourn histogram's buckets (cumulative, le = 2^i us), _count
+#   the sojourn histogram's buckets (cumulative, le = each bound), _count
 #   (= the histogram's total) and _sum (delay_ns_total in seconds),
 #   sojourn_max_seconds (delay_ns_max); and every counter key of the JSON
 #   has a sample (the derived delayed_share and delay_*_us excepted).
@@ -127,6 +127,7 @@ printf '%s\n' "$js" | json_flat | awk -F '\t' '
 			if (index(path[i], e ".stats.") != 1) continue
 			k = substr(path[i], length(e ".stats.") + 1)
 			if (k ~ /^delay_hist[.][0-9]+[.]packets$/) { split(k, q, "."); print "hist_" q[2], v[i]; continue }
+			if (k ~ /^delay_hist[.][0-9]+[.]le_us$/) { split(k, q, "."); print "histle_" q[2], v[i]; continue }
 			if (k ~ /^delay_hist[.]/) continue
 			gsub(/[.]/, "_", k)
 			print k, v[i]
@@ -155,7 +156,7 @@ awk '
 		print name, val
 	}
 	END { print "dropped_packets", drops }' "$TMPD/prom" | sort >"$TMPD/prom.kv"
-log "class 1, JSON:       $(awk '!/^hist_/' "$TMPD/json.kv" | words)"
+log "class 1, JSON:       $(awk '!/^hist/' "$TMPD/json.kv" | words)"
 log "class 1, Prometheus: $(awk '!/^bucket_/' "$TMPD/prom.kv" | words)"
 
 # jv KEY / pv KEY: a value of the JSON / of the Prometheus samples.
@@ -165,7 +166,7 @@ pv() { awk -v k="$1" '$1 == k { print $2 }' "$TMPD/prom.kv"; }
 missing=
 for k in $(awk '{ print $1 }' "$TMPD/json.kv"); do
 	case "$k" in
-	delayed_share | delay_avg_us | delay_p50_us | delay_p99_us | hist_*) continue ;;
+	delayed_share | delay_avg_us | delay_p50_us | delay_p99_us | hist*) continue ;;
 	esac
 	if [ -z "$(pv "$k")" ]; then
 		missing="$missing $k"
@@ -178,13 +179,16 @@ check_ge "class 1 carried traffic (rx_packets)" "$(jv rx_packets)" 100
 total=0
 i=0
 bad=
-while [ "$i" -lt 21 ]; do
+buckets=$(grep -c '^hist_[0-9]' "$TMPD/json.kv")
+check_eq "Prometheus buckets = JSON buckets" "$(grep -c '^bucket_' "$TMPD/prom.kv")" "$buckets"
+while [ "$i" -lt "$buckets" ]; do
 	total=$((total + $(jv "hist_$i")))
-	if [ "$i" = 20 ]; then b=inf; else b=$((1 << i)); fi
+	b=$(jv "histle_$i")
+	[ "$b" != null ] || b=inf
 	[ "$(pv "bucket_$b")" = "$total" ] || bad="$bad le=${b}us:$(pv "bucket_$b")!=$total"
 	i=$((i + 1))
 done
-check_eq "21 cumulative buckets = the JSON histogram summed up to each" "${bad:- all equal}" " all equal"
+check_eq "$buckets cumulative buckets = the JSON histogram summed up to each" "${bad:- all equal}" " all equal"
 check_eq "_count = histogram total" "$(pv hist_total)" "$total"
 check_eq "_count = tx_packets" "$(pv hist_total)" "$(jv tx_packets)"
 

@@ -20,7 +20,8 @@
  *   burst in congestion avoidance); times near U64_MAX do not wrap into
  *   an early signal; the automatic limit is four times the level, at
  *   least 100 ms.
- * - pacer_hist: the sojourn histogram's bucket boundaries, 0 to U64_MAX.
+ * - pacer_hist: the sojourn histogram's bucket boundaries (four per
+ *   doubling), 0 to U64_MAX.
  * - pacer_charge: what a GSO packet is charged: its segments' headers,
  *   overhead and mpu per segment, bounded by what it is on the wire when
  *   its metadata is absurd (1-byte gso_size, a header past 256 bytes).
@@ -511,13 +512,25 @@ static void pacer_hist_buckets(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pacer_hist_bucket(0), 0U);
 	KUNIT_EXPECT_EQ(test, pacer_hist_bucket(1000), 0U);
 	KUNIT_EXPECT_EQ(test, pacer_hist_bucket(1001), 1U);
-	/* Bucket i holds sojourns in (2^(i-1), 2^i] us. */
-	for (i = 1; i < PACER_HIST_BUCKETS - 1; i++) {
-		u64 us = 1ULL << i;
+	/* Four buckets per doubling, the last bound about a second. */
+	KUNIT_EXPECT_EQ(test, pacer_hist_bound_us(7), 8ULL);
+	KUNIT_EXPECT_EQ(test, pacer_hist_bound_us(8), 10ULL);
+	KUNIT_EXPECT_EQ(test, pacer_hist_bound_us(55), 32768ULL);
+	KUNIT_EXPECT_EQ(test, pacer_hist_bound_us(PACER_HIST_BUCKETS - 2),
+			1ULL << 20);
+	/*
+	 * Bucket i holds sojourns in (bound(i - 1), bound(i)] us; from 4 us
+	 * on, the bounds grow by at most a quarter.
+	 */
+	for (i = 0; i < PACER_HIST_BUCKETS - 1; i++) {
+		u64 us = pacer_hist_bound_us(i);
 
 		KUNIT_EXPECT_EQ(test, pacer_hist_bucket(us * 1000), (u32)i);
-		KUNIT_EXPECT_EQ(test, pacer_hist_bucket(us * 1000 + 1000),
+		KUNIT_EXPECT_EQ(test, pacer_hist_bucket(us * 1000 + 1),
 				(u32)i + 1);
+		if (i >= 4)
+			KUNIT_EXPECT_LE(test, 4 * us,
+					5 * pacer_hist_bound_us(i - 1));
 	}
 	KUNIT_EXPECT_EQ(test, pacer_hist_bucket(U64_MAX),
 			PACER_HIST_BUCKETS - 1U);

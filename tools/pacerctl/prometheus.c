@@ -145,7 +145,7 @@ static void prom_seconds(FILE *f, uint64_t ns)
 		ns % 1000000000);
 }
 
-/* The sojourn histogram: bucket i holds sojourns up to 2^i us. */
+/* The sojourn histogram: bucket i holds sojourns up to its bound. */
 static void prom_sojourn(FILE *f, const struct pacer_prom *prom)
 {
 	char label[64];
@@ -160,7 +160,7 @@ static void prom_sojourn(FILE *f, const struct pacer_prom *prom)
 
 		for (b = 0; b < PACER_HIST_BUCKETS; b++) {
 			cum += st->hist[b];
-			us = UINT64_C(1) << b;
+			us = pacer_hist_bound_us(b);
 			if (b == PACER_HIST_BUCKETS - 1)
 				snprintf(label, sizeof(label), "le=\"+Inf\"");
 			else

@@ -104,7 +104,7 @@ struct stats_derived {
 };
 
 /*
- * The PCT-th percentile: the upper bound (2^i us) of the first bucket
+ * The PCT-th percentile: the upper bound (in us) of the first bucket
  * where the cumulative count reaches PCT % of all; for the last bucket,
  * which has no bound, the longest sojourn, rounded up to the microsecond.
  */
@@ -121,7 +121,7 @@ static uint64_t stats_quantile_us(const struct pacer_class_stats *st,
 	for (i = 0; i < PACER_HIST_BUCKETS - 1; i++) {
 		cum += st->hist[i];
 		if (cum * 100 >= total * pct)	/* exact: no float */
-			return UINT64_C(1) << i;
+			return pacer_hist_bound_us(i);
 	}
 	return (st->v[PACER_STATS_A_DELAY_NS_MAX] + 999) / 1000;
 }
@@ -179,7 +179,8 @@ static void stats_json_hist(const struct pacer_class_stats *st)
 	for (i = 0; i < PACER_HIST_BUCKETS; i++) {
 		open_json_object(NULL);
 		if (i < PACER_HIST_BUCKETS - 1)
-			print_u64(PRINT_JSON, "le_us", NULL, UINT64_C(1) << i);
+			print_u64(PRINT_JSON, "le_us", NULL,
+				  pacer_hist_bound_us(i));
 		else
 			print_null(PRINT_JSON, "le_us", NULL, NULL);
 		print_u64(PRINT_JSON, "packets", NULL, st->hist[i]);
@@ -217,7 +218,7 @@ static void stats_json(const struct pacer_class_stats *st,
 	close_json_object();
 }
 
-/* Text, -s -s: " sojourn histogram: <=4us 3, <=8us 10, >524ms 1" */
+/* Text, -s -s: " sojourn histogram: <=4us 3, <=10us 10, >1.05s 1" */
 static void stats_text_hist(const struct pacer_class_stats *st)
 {
 	char buf[UNITS_BUF_LEN];
@@ -230,8 +231,9 @@ static void stats_text_hist(const struct pacer_class_stats *st)
 
 		if (!st->hist[i])
 			continue;
-		/* bucket i: up to 2^i us; the last: more than the one before */
-		format_time(buf, sizeof(buf), UINT64_C(1000) << (i - last));
+		/* the last bucket: more than the one before it */
+		format_time(buf, sizeof(buf),
+			    1000 * pacer_hist_bound_us(i - last));
 		printf("%s %s%s %" PRIu64, sep, last ? ">" : "<=", buf,
 		       st->hist[i]);
 		sep = ",";

@@ -172,8 +172,8 @@ int main(int argc, char **argv)
 	c.stats.drops[PACER_DROP_REINJECT] = 1;
 	c.stats.drops[PACER_DROP_FLUSH] = 1;
 	c.stats.hist[0] = 290;
-	c.stats.hist[3] = 400;
-	c.stats.hist[15] = 299;
+	c.stats.hist[7] = 400;		/* up to 8 us */
+	c.stats.hist[55] = 299;		/* up to 32,768 us */
 	c.stats.hist[PACER_HIST_BUCKETS - 1] = 1;
 	pacer_prom_add(&prom, &c);
 

@@ -31,6 +31,8 @@
 #ifndef _UAPI_LINUX_PACER_H
 #define _UAPI_LINUX_PACER_H
 
+#include <linux/types.h>
+
 #define PACER_GENL_NAME		"pacer"
 #define PACER_GENL_VERSION	1
 
@@ -279,8 +281,23 @@ enum pacer_class_attr {
 	PACER_CLASS_A_MAX = __PACER_CLASS_A_MAX - 1
 };
 
-/* Sojourn histogram: bucket i counts sojourns up to 2^i us, the last more. */
-#define PACER_HIST_BUCKETS	21
+/*
+ * Sojourn histogram, log-linear: four buckets per doubling, so what a
+ * bucket holds is at least 80 % of its bound.  Bucket i counts sojourns
+ * up to pacer_hist_bound_us(i) microseconds - 1, 2, 3, 4, 5, 6, 7, 8, 10,
+ * 12, 14, 16, 20, ... up to 2^20 (about a second) - and the last bucket
+ * longer ones.
+ */
+#define PACER_HIST_BUCKETS	77
+
+/* The upper bound of bucket @i, which is not the last. */
+static inline __u64 pacer_hist_bound_us(unsigned int i)
+{
+	if (i < 4)
+		return i + 1;
+	return (__u64)(5 + i % 4) << (i / 4 - 1);
+}
+
 /* Padding inside PACER_STATS_A_DELAY_HIST and PACER_STATS_A_DROPS. */
 #define PACER_ARRAY_PAD		1024
 
