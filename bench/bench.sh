@@ -103,7 +103,7 @@ modprobe ifb numifbs=0
 veth_pair "$NS_S" vethS "$S_ADDR" "$NS_R" vethR "$R_ADDR"
 jserver "$NS_R" "$R_ADDR" -i 0.1
 
-CSV_HEADER="commit,kernel,vcpus,method,workload,rate_mbit,rtt_ms,flows,rep,secs,goodput_bps,theory_bps,share_pct,retrans,drops,cv_pct,ping_idle_p50_ms,ping_p50_ms,ping_p99_ms,rtt_inc_p50_ms,rtt_inc_p99_ms,pps,cpu_ns_per_pkt,delayed_share_pct,sojourn_p99_us,ce"
+CSV_HEADER="commit,kernel,vcpus,method,workload,rate_mbit,rtt_ms,flows,rep,secs,goodput_bps,theory_bps,share_pct,retrans,drops,cv_pct,ping_idle_p50_ms,ping_p50_ms,ping_p99_ms,rtt_inc_p50_ms,rtt_inc_p99_ms,pps,cpu_ns_per_pkt,delayed_share_pct,sojourn_p99_us,ce,sojourn_p99_steady_us"
 echo "csv: $CSV_HEADER"
 echo "series: method,rate_mbit,rtt_ms,flows,t_s,bps"
 
@@ -184,6 +184,33 @@ method_counters() {
 }
 
 # ------------------------------------------------------------- figures
+
+# hist_p99_since OLD NEW: the p99 sojourn (the bound of its histogram
+# bucket, us) of the packets pacer's class re-injected between the
+# class_snap snapshots OLD and NEW ("" if none; the last bucket, which
+# has no bound, as "inf").
+hist_p99_since() {
+	local i=0 n o total=0 cum=0 le
+
+	while eval "n=\${${2}_delay_hist_${i}_packets:-}"; [ -n "$n" ]; do
+		eval "o=\${${1}_delay_hist_${i}_packets:-0}"
+		total=$((total + n - o))
+		i=$((i + 1))
+	done
+	[ "$total" -gt 0 ] || return 0
+	i=0
+	while :; do
+		eval "n=\${${2}_delay_hist_${i}_packets} o=\${${1}_delay_hist_${i}_packets:-0}"
+		eval "le=\${${2}_delay_hist_${i}_le_us}"
+		cum=$((cum + n - o))
+		if [ $((cum * 100)) -ge $((total * 99)) ]; then
+			[ "$le" != null ] || le=inf
+			echo "$le"
+			return 0
+		fi
+		i=$((i + 1))
+	done
+}
 
 retrans() {
 	snmp_counter "$NS_S" TcpRetransSegs
@@ -323,12 +350,16 @@ run_load() {
 	bg iperf_client "$NS_S" "$R_ADDR" "$secs" "$json" --get-server-output $args
 	local client=$BGPID
 	sleep "$WARMUP_SECS"
+	# pacer's sojourns from here on, as the ping's and the goodput's
+	[ "$m" != pacer ] || class_snap "$NS_R" pacer0 1 W
 	ping_start "$n" "$TMPD/ping-load"
 	wait_exit "$client" $((secs + 40)) || die "iperf3 ($m $w $rate) did not end"
 	ping_wait
 	re1=$(retrans)
 	ce1=$(delivered_ce "$NS_S")
 	method_counters "$m"
+	local steady=
+	[ "$m" != pacer ] || steady=$(hist_p99_since W P)
 	method_off
 
 	iperf_samples "$json" "$TMPD/samples"
@@ -338,10 +369,10 @@ run_load() {
 	p50=$1 p99=$2
 	[ "$m" = none ] && theory= share=
 	emit "$m" "$w" "$rate" "$rtt" "$flows" "$rep" "$secs" \
-		"$goodput,$theory,$share,$((re1 - re0)),$DROPS,$cv,$IDLE_P50,$p50,$p99,$(rtt_increase "$p50" "$IDLE_P50"),$(rtt_increase "$p99" "$IDLE_P50"),,,$PACER_FIGURES,$((ce1 - ce0))"
+		"$goodput,$theory,$share,$((re1 - re0)),$DROPS,$cv,$IDLE_P50,$p50,$p99,$(rtt_increase "$p50" "$IDLE_P50"),$(rtt_increase "$p99" "$IDLE_P50"),,,$PACER_FIGURES,$((ce1 - ce0)),$steady"
 	log "# $m $w ${rate}M rtt ${rtt}ms x$flows: $((goodput / 1000)) kbit/s (${share:-n/a} %), $((re1 - re0)) retrans, $DROPS drops, $((ce1 - ce0)) CE, cv $cv %, ping p50/p99 $p50/$p99 ms$(
 		[ "$PACER_FIGURES" = , ] ||
-			echo "$PACER_FIGURES" | awk -F, '{ print ", delayed " $1 " %, sojourn p99 <= " $2 " us" }')"
+			echo "$PACER_FIGURES" | awk -F, -v s="$steady" '{ print ", delayed " $1 " %, sojourn p99 <= " $2 " us, after the warm-up <= " s " us" }')"
 	if [ "$w" = tcp ] && [ "$flows" = 1 ] && [ "$RTT_MODE" = 0 ]; then
 		awk -v pre="series: $m,$rate,$rtt,$flows," '{ print pre $1 "," $2 }' \
 			"$TMPD/samples"
