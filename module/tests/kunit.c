@@ -13,7 +13,8 @@
  *   overflow a naive sum.
  * - pacer_signal: one signal per congestion episode: a standing queue is
  *   signalled once, then not again until the RTT and the sojourn have
- *   passed; a burst that arrived at once, sparse flows and sojourns below
+ *   passed, and again only at the sojourn that was signalled, or twice
+ *   the level; a burst that arrived at once, sparse flows and sojourns below
  *   the level are left alone, and so is a queue at the pressure that did
  *   not grow while the packet waited (a stall's pile-up, not slow
  *   start) or grew by less than half of what the class released (a
@@ -307,6 +308,21 @@ static void pacer_signal_episode(struct kunit *test)
 							 now + 5 * ms, false));
 	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, sojourn, backlog,
 						     now + 6 * ms));
+
+	/*
+	 * Told at 80 ms (a slow start), the queue then standing between the
+	 * level and that: again at twice the level (50 ms), not only at
+	 * 80 ms, once a packet sent after the cut waits that long.
+	 */
+	flow = (struct pacer_flow){ .backlog = 64 << 10, .above_since = now };
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, 80 * ms, 200000,
+						     now + 5 * ms));
+	KUNIT_EXPECT_EQ(test, flow.signal_sojourn_us, 80000U);
+	for (t = now + 100 * ms; t < now + 200 * ms; t += ms)
+		KUNIT_EXPECT_FALSE(test, pacer_test_signal_at(&flow, 49 * ms,
+							      backlog, t));
+	KUNIT_EXPECT_TRUE(test, pacer_test_signal_at(&flow, 50 * ms, backlog,
+						     now + 200 * ms));
 }
 
 /* Whether a signal is due, the class's queue standing while it waited. */
