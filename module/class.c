@@ -1213,7 +1213,8 @@ static void pacer_class_cpu_read(struct pacer_class_cpu *cc,
  * pacer_class_read() - a copy of a class's state
  * @cl: the class
  * @cfg: filled with the configuration
- * @st: filled with the counters, summed over the CPUs
+ * @snap: its @sum is filled with the counters, summed over the CPUs (its
+ *	@cpu is scratch)
  * @backlog_packets: set to packets queued
  * @backlog_bytes: set to bytes queued
  *
@@ -1225,26 +1226,25 @@ static void pacer_class_cpu_read(struct pacer_class_cpu *cc,
  * Context: RCU read side or RTNL.
  */
 void pacer_class_read(struct pacer_class *cl, struct pacer_class_cfg *cfg,
-		      struct pacer_class_stats *st, u64 *backlog_packets,
+		      struct pacer_class_snapshot *snap, u64 *backlog_packets,
 		      u64 *backlog_bytes)
 {
-	int cpu;
-
 	struct pacer_class_cpu __percpu *cpus = pacer_class_cpus(cl);
+	struct pacer_class_stats *st = &snap->sum;
+	int cpu;
 
 	*cfg = rcu_dereference_rtnl(cl->params)->cfg;
 	memset(st, 0, sizeof(*st));
 	*backlog_packets = 0;
 	*backlog_bytes = 0;
 	for_each_possible_cpu(cpu) {
-		struct pacer_class_stats c;
 		u64 packets, bytes;
 
 		if (!cpus)
 			break;
-		pacer_class_cpu_read(per_cpu_ptr(cpus, cpu), &c, &packets,
-				     &bytes);
-		pacer_class_stats_add(st, &c);
+		pacer_class_cpu_read(per_cpu_ptr(cpus, cpu), &snap->cpu,
+				     &packets, &bytes);
+		pacer_class_stats_add(st, &snap->cpu);
 		*backlog_packets += packets;
 		*backlog_bytes += bytes;
 	}

@@ -500,14 +500,15 @@ static int pacer_nl_put_class_stats(struct sk_buff *msg,
 	return 0;
 }
 
-static int pacer_nl_put_class(struct sk_buff *msg, struct pacer_class *cl)
+static int pacer_nl_put_class(struct sk_buff *msg, struct pacer_class *cl,
+			      struct pacer_class_snapshot *snap)
 {
-	struct pacer_class_stats st;
+	const struct pacer_class_stats *st = &snap->sum;
 	struct pacer_class_cfg cfg;
 	u64 backlog_packets, backlog_bytes;
 	struct nlattr *nest;
 
-	pacer_class_read(cl, &cfg, &st, &backlog_packets, &backlog_bytes);
+	pacer_class_read(cl, &cfg, snap, &backlog_packets, &backlog_bytes);
 	nest = nla_nest_start(msg, PACER_A_CLASS);
 	if (!nest)
 		return -EMSGSIZE;
@@ -530,7 +531,7 @@ static int pacer_nl_put_class(struct sk_buff *msg, struct pacer_class *cl)
 	    nla_put_u32(msg, PACER_CLASS_A_MPU, cfg.mpu) ||
 	    nla_put_u8(msg, PACER_CLASS_A_GSO, cfg.gso) ||
 	    nla_put_u32(msg, PACER_CLASS_A_QUEUE_LIMIT, pacer_class_limit(cl)) ||
-	    pacer_nl_put_class_stats(msg, &st, backlog_packets,
+	    pacer_nl_put_class_stats(msg, st, backlog_packets,
 				     backlog_bytes)) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
@@ -541,7 +542,8 @@ static int pacer_nl_put_class(struct sk_buff *msg, struct pacer_class *cl)
 
 static int pacer_nl_fill_class(struct sk_buff *msg, struct pacer_class *cl,
 			       u32 portid, u32 seq, int flags, u8 cmd,
-			       struct netlink_callback *cb)
+			       struct netlink_callback *cb,
+			       struct pacer_class_snapshot *snap)
 {
 	void *hdr;
 
@@ -549,7 +551,7 @@ static int pacer_nl_fill_class(struct sk_buff *msg, struct pacer_class *cl,
 				  cb);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (pacer_nl_put_class(msg, cl)) {
+	if (pacer_nl_put_class(msg, cl, snap)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -574,11 +576,17 @@ static bool pacer_nl_listeners(struct net_device *dev)
 static int pacer_nl_class_reply(struct genl_info *info, struct pacer_class *cl,
 				u8 cmd)
 {
+	struct pacer_class_snapshot *snap;
 	struct sk_buff *msg;
+	int err = -ENOMEM;
 
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return -ENOMEM;
 	if (pacer_nl_listeners(cl->pd->dev)) {
 		msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-		if (msg && pacer_nl_fill_class(msg, cl, 0, 0, 0, cmd, NULL))
+		if (msg &&
+		    pacer_nl_fill_class(msg, cl, 0, 0, 0, cmd, NULL, snap))
 			nlmsg_free(msg);
 		else if (msg)
 			pacer_nl_notify(cl->pd->dev, msg);
@@ -586,13 +594,17 @@ static int pacer_nl_class_reply(struct genl_info *info, struct pacer_class *cl,
 
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
-		return -ENOMEM;
+		goto out;
 	if (pacer_nl_fill_class(msg, cl, info->snd_portid, info->snd_seq, 0,
-				cmd, NULL)) {
+				cmd, NULL, snap)) {
 		nlmsg_free(msg);
-		return -EMSGSIZE;
+		err = -EMSGSIZE;
+		goto out;
 	}
-	return genlmsg_reply(msg, info);
+	err = genlmsg_reply(msg, info);
+out:
+	kfree(snap);
+	return err;
 }
 
 static int pacer_nl_parse_class(struct genl_info *info, struct nlattr **tb)
@@ -908,6 +920,7 @@ out:
 static int pacer_nl_class_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[PACER_CLASS_A_MAX + 1];
+	struct pacer_class_snapshot *snap;
 	struct net_device *dev;
 	struct pacer_class *cl;
 	struct sk_buff *msg;
@@ -918,9 +931,13 @@ static int pacer_nl_class_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
+	if (!snap || !msg) {
+		kfree(snap);
+		nlmsg_free(msg);
 		return -ENOMEM;
+	}
 	rcu_read_lock();
 	dev = pacer_nl_dev_lookup(genl_info_net(info), info->attrs,
 				  info->extack);
@@ -930,10 +947,12 @@ static int pacer_nl_class_get_doit(struct sk_buff *skb, struct genl_info *info)
 		cl = pacer_nl_class_get(netdev_priv(dev), id, info, tb);
 		err = cl ? pacer_nl_fill_class(msg, cl, info->snd_portid,
 					       info->snd_seq, 0,
-					       PACER_CMD_CLASS_GET, NULL) :
+					       PACER_CMD_CLASS_GET, NULL,
+					       snap) :
 			   -ENOENT;
 	}
 	rcu_read_unlock();
+	kfree(snap);
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -946,11 +965,15 @@ static int pacer_nl_class_get_dumpit(struct sk_buff *skb,
 				     struct netlink_callback *cb)
 {
 	unsigned long id = cb->args[0];
+	struct pacer_class_snapshot *snap;
 	struct net_device *dev;
 	struct pacer_class *cl;
 	struct pacer_dev *pd;
 	int err = 0;
 
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return -ENOMEM;
 	rcu_read_lock();
 	dev = pacer_nl_dev_lookup(sock_net(skb->sk), pacer_dump_attrs(cb),
 				  cb->extack);
@@ -964,12 +987,13 @@ static int pacer_nl_class_get_dumpit(struct sk_buff *skb,
 	xa_for_each_start(&pd->classes, id, cl, cb->args[0]) {
 		if (pacer_nl_fill_class(skb, cl, NETLINK_CB(cb->skb).portid,
 					cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					PACER_CMD_CLASS_GET, cb))
+					PACER_CMD_CLASS_GET, cb, snap))
 			break;
 		cb->args[0] = id + 1;
 	}
 out:
 	rcu_read_unlock();
+	kfree(snap);
 	return err ?: skb->len;
 }
 

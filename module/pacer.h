@@ -284,8 +284,18 @@ bool pacer_class_enqueue(struct pacer_class *cl, struct sk_buff *skb,
 int pacer_class_dequeue(struct pacer_class_cpu *cc, u64 now, int budget,
 			struct sk_buff_head *batch, u64 *next, bool *idle);
 void pacer_class_flush(struct pacer_class *cl);
+/*
+ * What reading a class's counters takes: their sum, and one CPU's copy on
+ * the way.  With the sojourn histogram that is over 1.5 KiB, more than a
+ * kernel stack frame may hold: readers allocate it.
+ */
+struct pacer_class_snapshot {
+	struct pacer_class_stats sum;
+	struct pacer_class_stats cpu;
+};
+
 void pacer_class_read(struct pacer_class *cl, struct pacer_class_cfg *cfg,
-		      struct pacer_class_stats *st, u64 *backlog_packets,
+		      struct pacer_class_snapshot *snap, u64 *backlog_packets,
 		      u64 *backlog_bytes);
 void pacer_class_reset_stats(struct pacer_class *cl);
 u32 pacer_class_burst(struct pacer_class *cl);
