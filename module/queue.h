@@ -55,8 +55,9 @@ struct pacer_queue;
  * @class_id: the class whose signal state the flow carries
  * @signal_sojourn_us: the sojourn of the packet that carried its last
  *	signal, us, while the queue has stood since (0 after it fell): told
- *	again only if its packets still wait as long, for a queue that
- *	drains is the cut showing (its own, or other flows')
+ *	again only if its packets still wait as long (or twice the class's
+ *	level), for a queue that drains is the cut showing (its own, or
+ *	other flows')
  * @above_since: when its sojourn rose above the class's threshold, 0
  *	while it is below
  * @quiet_until: no signal to a packet that arrived before this time: it
