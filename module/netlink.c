@@ -580,7 +580,7 @@ static int pacer_nl_class_reply(struct genl_info *info, struct pacer_class *cl,
 	struct sk_buff *msg;
 	int err = -ENOMEM;
 
-	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL_ACCOUNT);
 	if (!snap)
 		return -ENOMEM;
 	if (pacer_nl_listeners(cl->pd->dev)) {
@@ -931,7 +931,7 @@ static int pacer_nl_class_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 
-	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL_ACCOUNT);
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!snap || !msg) {
 		kfree(snap);
@@ -971,7 +971,7 @@ static int pacer_nl_class_get_dumpit(struct sk_buff *skb,
 	struct pacer_dev *pd;
 	int err = 0;
 
-	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL_ACCOUNT);
 	if (!snap)
 		return -ENOMEM;
 	rcu_read_lock();
