@@ -212,6 +212,22 @@ hist_p99_since() {
 	done
 }
 
+# hist_since OLD NEW: the buckets of pacer's class histogram that gained
+# packets between the class_snap snapshots OLD and NEW, as "LE_US:PACKETS"
+# ("inf" for the last): the p99's bucket says only that it lies between
+# two bounds; how many packets lie above each bound says how close it is.
+hist_since() {
+	local i=0 n o le out=
+
+	while eval "n=\${${2}_delay_hist_${i}_packets:-}"; [ -n "$n" ]; do
+		eval "o=\${${1}_delay_hist_${i}_packets:-0} le=\${${2}_delay_hist_${i}_le_us}"
+		[ "$le" != null ] || le=inf
+		[ "$n" -eq "$o" ] || out="$out $le:$((n - o))"
+		i=$((i + 1))
+	done
+	echo "${out# }"
+}
+
 retrans() {
 	snmp_counter "$NS_S" TcpRetransSegs
 }
@@ -360,6 +376,7 @@ run_load() {
 	method_counters "$m"
 	local steady=
 	[ "$m" != pacer ] || steady=$(hist_p99_since W P)
+	[ "$m" != pacer ] || log "# pacer sojourns after the warm-up, us bucket bound:packets: $(hist_since W P)"
 	method_off
 
 	iperf_samples "$json" "$TMPD/samples"
