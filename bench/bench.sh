@@ -185,37 +185,11 @@ method_counters() {
 
 # ------------------------------------------------------------- figures
 
-# hist_p99_since OLD NEW: the p99 sojourn (the bound of its histogram
-# bucket, us) of the packets pacer's class re-injected between the
-# class_snap snapshots OLD and NEW ("" if none; the last bucket, which
-# has no bound, as "inf").
-hist_p99_since() {
-	local i=0 n o total=0 cum=0 le
-
-	while eval "n=\${${2}_delay_hist_${i}_packets:-}"; [ -n "$n" ]; do
-		eval "o=\${${1}_delay_hist_${i}_packets:-0}"
-		total=$((total + n - o))
-		i=$((i + 1))
-	done
-	[ "$total" -gt 0 ] || return 0
-	i=0
-	while :; do
-		eval "n=\${${2}_delay_hist_${i}_packets} o=\${${1}_delay_hist_${i}_packets:-0}"
-		eval "le=\${${2}_delay_hist_${i}_le_us}"
-		cum=$((cum + n - o))
-		if [ $((cum * 100)) -ge $((total * 99)) ]; then
-			[ "$le" != null ] || le=inf
-			echo "$le"
-			return 0
-		fi
-		i=$((i + 1))
-	done
-}
-
 # hist_since OLD NEW: the buckets of pacer's class histogram that gained
 # packets between the class_snap snapshots OLD and NEW, as "LE_US:PACKETS"
-# ("inf" for the last): the p99's bucket says only that it lies between
-# two bounds; how many packets lie above each bound says how close it is.
+# ("inf" for the last, which has no bound): the p99's bucket says only
+# that it lies between two bounds; how many packets lie above each bound
+# says how close it is.
 hist_since() {
 	local i=0 n o le out=
 
@@ -226,6 +200,19 @@ hist_since() {
 		i=$((i + 1))
 	done
 	echo "${out# }"
+}
+
+# hist_p99 BUCKETS: the p99 sojourn (the bound of its bucket, us) of the
+# packets in BUCKETS, from hist_since ("" if none).
+hist_p99() {
+	echo "$1" | tr ' ' '\n' | awk -F: '
+		NF == 2 { le[++k] = $1; n[k] = $2; total += $2 }
+		END {
+			for (i = 1; i <= k; i++) {
+				cum += n[i]
+				if (cum * 100 >= total * 99) { print le[i]; exit }
+			}
+		}'
 }
 
 retrans() {
@@ -374,9 +361,12 @@ run_load() {
 	re1=$(retrans)
 	ce1=$(delivered_ce "$NS_S")
 	method_counters "$m"
-	local steady=
-	[ "$m" != pacer ] || steady=$(hist_p99_since W P)
-	[ "$m" != pacer ] || log "# pacer sojourns after the warm-up, us bucket bound:packets: $(hist_since W P)"
+	local steady= buckets
+	if [ "$m" = pacer ]; then
+		buckets=$(hist_since W P)
+		steady=$(hist_p99 "$buckets")
+		log "# pacer sojourns after the warm-up, us bucket bound:packets: $buckets"
+	fi
 	method_off
 
 	iperf_samples "$json" "$TMPD/samples"
