@@ -38,6 +38,9 @@
 #include "compat.h"
 #include "ecn.h"
 #include "pacer.h"
+
+#define CREATE_TRACE_POINTS
+#include "trace.h"
 #include "reinject.h"
 #include "testing.h"
 
@@ -813,6 +816,13 @@ drop:
 	*victims = skb;
 }
 
+/* @flow's slot in the device's flow table, for the tracepoint. */
+static int pacer_flow_slot(const struct pacer_class *cl,
+			   const struct pacer_flow *flow)
+{
+	return flow == &cl->overflow ? -1 : flow - cl->pd->flows->flow;
+}
+
 /*
  * Whether @skb may leave at once instead of being queued: nothing of its
  * flow is queued or on its way out anywhere (@cc, this CPU's, just
@@ -880,6 +890,8 @@ static bool pacer_class_pass(struct pacer_class_cpu *cc,
 	}
 	pacer_class_cpu_spend(cc, p, pacer_skb_cb(skb)->charge);
 	pacer_class_stats_tx(&cc->stats, skb->len, false, 0);
+	trace_pacer_release(pd->dev, cc->cl->id, pacer_flow_slot(cc->cl, flow),
+			    skb, 0, false, false);
 	pacer_flow_sending(flow, &passing);
 	pacer_class_cpu_unlock(cc);
 
@@ -1104,6 +1116,9 @@ int pacer_class_dequeue(struct pacer_class_cpu *cc, u64 now, int budget,
 		}
 		pacer_class_cpu_spend(cc, p, cb->charge);
 		pacer_class_stats_tx(&cc->stats, skb->len, cb->delayed, sojourn);
+		trace_pacer_release(pd->dev, cc->cl->id,
+				    pacer_flow_slot(cc->cl, flow), skb, sojourn,
+				    cb->delayed, cb->ecn_marked);
 		__skb_queue_tail(batch, skb);
 		pacer_flow_sending(flow, &cc->sh->sending);
 	}
