@@ -103,7 +103,7 @@ modprobe ifb numifbs=0
 veth_pair "$NS_S" vethS "$S_ADDR" "$NS_R" vethR "$R_ADDR"
 jserver "$NS_R" "$R_ADDR" -i 0.1
 
-CSV_HEADER="commit,kernel,vcpus,method,workload,rate_mbit,rtt_ms,flows,rep,secs,goodput_bps,theory_bps,share_pct,retrans,drops,cv_pct,ping_idle_p50_ms,ping_p50_ms,ping_p99_ms,rtt_inc_p50_ms,rtt_inc_p99_ms,pps,cpu_ns_per_pkt,delayed_share_pct,sojourn_p99_us,ce,sojourn_p99_steady_us"
+CSV_HEADER="commit,kernel,vcpus,method,workload,rate_mbit,rtt_ms,flows,rep,secs,goodput_bps,theory_bps,share_pct,retrans,drops,cv_pct,ping_idle_p50_ms,ping_p50_ms,ping_p99_ms,rtt_inc_p50_ms,rtt_inc_p99_ms,pps,cpu_ns_per_pkt,delayed_share_pct,sojourn_p99_us,ce,sojourn_p99_steady_us,sojourn_p99_bulk_us"
 echo "csv: $CSV_HEADER"
 echo "series: method,rate_mbit,rtt_ms,flows,t_s,bps"
 
@@ -213,6 +213,73 @@ hist_p99() {
 				if (cum * 100 >= total * 99) { print le[i]; exit }
 			}
 		}'
+}
+
+# The histogram only bounds a quantile (a bucket is a quarter of a
+# doubling wide); in RTT mode pacer's class is traced after the warm-up
+# too (pacer:pacer_release, module/trace.h), for the bulk flows' p99
+# sojourn exactly.  TRACEFS: where tracefs is, "" if the kernel has none.
+TRACEFS=
+for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+	if [ -d "$d/events" ]; then
+		TRACEFS=$d
+		break
+	fi
+done
+SOJOURN_TRACING=0
+
+# sojourn_trace_on RATE_MBIT SECS: record class 1's packets from now on,
+# with room for SECS of full-size frames at RATE on either CPU, twice
+# over (a record takes some 50 bytes).
+sojourn_trace_on() {
+	local ev=$TRACEFS/events/pacer/pacer_release
+
+	[ -n "$TRACEFS" ] && [ -d "$ev" ] || return 0
+	echo 0 >"$TRACEFS/tracing_on"
+	echo $(($1 * 1000000 / 8 / 1514 * $2 * 2 * 64 / 1024 + 1024)) \
+		>"$TRACEFS/buffer_size_kb"
+	echo >"$TRACEFS/trace"
+	echo "class_id == 1" >"$ev/filter"
+	echo 1 >"$ev/enable"
+	echo 1 >"$TRACEFS/tracing_on"
+	SOJOURN_TRACING=1
+}
+
+# sojourn_trace_off: stop recording; SOJOURN_BULK_P99, the p99 sojourn in
+# us (nearest rank) of the packets recorded that are longer than 200
+# bytes: the bulk flows' segments, not the ping's 98-byte frames.  Empty
+# if nothing was traced or the buffer lost a record.
+sojourn_trace_off() {
+	local lost
+
+	SOJOURN_BULK_P99=
+	[ "$SOJOURN_TRACING" = 1 ] || return 0
+	SOJOURN_TRACING=0
+	echo 0 >"$TRACEFS/tracing_on"
+	echo 0 >"$TRACEFS/events/pacer/pacer_release/enable"
+	lost=$(awk '/^overrun:/ { s += $2 } END { print s + 0 }' \
+		"$TRACEFS"/per_cpu/cpu*/stats)
+	if [ "$lost" != 0 ]; then
+		log "# the trace lost $lost records: no exact p99"
+		return 0
+	fi
+	set -- $(awk '/ pacer_release: / {
+			len = 0
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^len=/) len = substr($i, 5) + 0
+				if ($i ~ /^sojourn_ns=/) ns = substr($i, 12)
+			}
+			if (len > 200) print ns
+		}' "$TRACEFS/trace" | sort -n | awk '
+		{ v[NR] = $1 }
+		END {
+			if (NR) printf "%d %.1f %.1f\n", NR,
+				v[int((NR * 99 + 99) / 100)] / 1000, v[NR] / 1000
+		}')
+	echo >"$TRACEFS/trace"
+	[ $# = 3 ] || return 0
+	SOJOURN_BULK_P99=$2
+	log "# pacer's trace after the warm-up: $1 bulk packets, sojourn p99 $2 us, max $3 us"
 }
 
 retrans() {
@@ -354,9 +421,13 @@ run_load() {
 	local client=$BGPID
 	sleep "$WARMUP_SECS"
 	# pacer's sojourns from here on, as the ping's and the goodput's
-	[ "$m" != pacer ] || class_snap "$NS_R" pacer0 1 W
+	if [ "$m" = pacer ]; then
+		class_snap "$NS_R" pacer0 1 W
+		[ "$RTT_MODE" = 0 ] || sojourn_trace_on "$rate" "$secs"
+	fi
 	ping_start "$n" "$TMPD/ping-load"
 	wait_exit "$client" $((secs + 40)) || die "iperf3 ($m $w $rate) did not end"
+	sojourn_trace_off
 	ping_wait
 	re1=$(retrans)
 	ce1=$(delivered_ce "$NS_S")
@@ -376,7 +447,7 @@ run_load() {
 	p50=$1 p99=$2
 	[ "$m" = none ] && theory= share=
 	emit "$m" "$w" "$rate" "$rtt" "$flows" "$rep" "$secs" \
-		"$goodput,$theory,$share,$((re1 - re0)),$DROPS,$cv,$IDLE_P50,$p50,$p99,$(rtt_increase "$p50" "$IDLE_P50"),$(rtt_increase "$p99" "$IDLE_P50"),,,$PACER_FIGURES,$((ce1 - ce0)),$steady"
+		"$goodput,$theory,$share,$((re1 - re0)),$DROPS,$cv,$IDLE_P50,$p50,$p99,$(rtt_increase "$p50" "$IDLE_P50"),$(rtt_increase "$p99" "$IDLE_P50"),,,$PACER_FIGURES,$((ce1 - ce0)),$steady,$SOJOURN_BULK_P99"
 	log "# $m $w ${rate}M rtt ${rtt}ms x$flows: $((goodput / 1000)) kbit/s (${share:-n/a} %), $((re1 - re0)) retrans, $DROPS drops, $((ce1 - ce0)) CE, cv $cv %, ping p50/p99 $p50/$p99 ms$(
 		[ "$PACER_FIGURES" = , ] ||
 			echo "$PACER_FIGURES" | awk -F, -v s="$steady" '{ print ", delayed " $1 " %, sojourn p99 <= " $2 " us, after the warm-up <= " s " us" }')"
@@ -454,7 +525,7 @@ run_pps() {
 	method_counters "$m"
 	method_off
 	emit "$m" pps 0 0 1 "$2" "$PPS_SECS" \
-		",,,,$DROPS,,,,,,,$pps,$FLOOD_CPU_NS,,,"
+		",,,,$DROPS,,,,,,,$pps,$FLOOD_CPU_NS,,,,,"
 	log "# $m pps: $pps packets/s flat out; at $FLOOD_PPS/s $FLOOD_CPU_NS ns of kernel CPU per packet; $DROPS drops"
 }
 
