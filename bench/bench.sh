@@ -227,22 +227,31 @@ for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
 	fi
 done
 SOJOURN_TRACING=0
+SOJOURN_EVENT=$TRACEFS/events/pacer/pacer_release
 
-# sojourn_trace_on RATE_MBIT SECS: record class 1's packets from now on,
-# with room for SECS of full-size frames at RATE on either CPU, twice
-# over (a record takes some 50 bytes).
-sojourn_trace_on() {
-	local ev=$TRACEFS/events/pacer/pacer_release
-
-	[ -n "$TRACEFS" ] && [ -d "$ev" ] || return 0
+# sojourn_trace_setup RATE_MBIT SECS: enable the event for class 1, with
+# the ring buffer off and room for SECS of full-size frames at RATE on
+# either CPU, twice over (a record takes some 50 bytes).  Once, before
+# any traffic: enabling an event patches the kernel's text, and under
+# TCG a patch while the other vCPU ran pacer's data path once left that
+# vCPU looping on the patch's int3 with interrupts off, and the guest
+# hung (2026-12-04).  The runs then only switch the buffer on and off.
+sojourn_trace_setup() {
+	[ -n "$TRACEFS" ] && [ -d "$SOJOURN_EVENT" ] || return 0
 	echo 0 >"$TRACEFS/tracing_on"
 	echo $(($1 * 1000000 / 8 / 1514 * $2 * 2 * 64 / 1024 + 1024)) \
 		>"$TRACEFS/buffer_size_kb"
+	echo "class_id == 1" >"$SOJOURN_EVENT/filter"
+	echo 1 >"$SOJOURN_EVENT/enable"
+	SOJOURN_TRACING=ready
+}
+
+# sojourn_trace_on: record class 1's packets from now on.
+sojourn_trace_on() {
+	[ "$SOJOURN_TRACING" = ready ] || return 0
 	echo >"$TRACEFS/trace"
-	echo "class_id == 1" >"$ev/filter"
-	echo 1 >"$ev/enable"
 	echo 1 >"$TRACEFS/tracing_on"
-	SOJOURN_TRACING=1
+	SOJOURN_TRACING=on
 }
 
 # sojourn_trace_off: stop recording; SOJOURN_BULK_P99, the p99 sojourn in
@@ -253,10 +262,9 @@ sojourn_trace_off() {
 	local lost
 
 	SOJOURN_BULK_P99=
-	[ "$SOJOURN_TRACING" = 1 ] || return 0
-	SOJOURN_TRACING=0
+	[ "$SOJOURN_TRACING" = on ] || return 0
+	SOJOURN_TRACING=ready
 	echo 0 >"$TRACEFS/tracing_on"
-	echo 0 >"$TRACEFS/events/pacer/pacer_release/enable"
 	lost=$(awk '/^overrun:/ { s += $2 } END { print s + 0 }' \
 		"$TRACEFS"/per_cpu/cpu*/stats)
 	if [ "$lost" != 0 ]; then
@@ -276,7 +284,6 @@ sojourn_trace_off() {
 			if (NR) printf "%d %.1f %.1f\n", NR,
 				v[int((NR * 99 + 99) / 100)] / 1000, v[NR] / 1000
 		}')
-	echo >"$TRACEFS/trace"
 	[ $# = 3 ] || return 0
 	SOJOURN_BULK_P99=$2
 	log "# pacer's trace after the warm-up: $1 bulk packets, sojourn p99 $2 us, max $3 us"
@@ -423,7 +430,7 @@ run_load() {
 	# pacer's sojourns from here on, as the ping's and the goodput's
 	if [ "$m" = pacer ]; then
 		class_snap "$NS_R" pacer0 1 W
-		[ "$RTT_MODE" = 0 ] || sojourn_trace_on "$rate" "$secs"
+		sojourn_trace_on
 	fi
 	ping_start "$n" "$TMPD/ping-load"
 	wait_exit "$client" $((secs + 40)) || die "iperf3 ($m $w $rate) did not end"
@@ -532,6 +539,7 @@ run_pps() {
 # --------------------------------------------------------------- matrix
 
 if [ "$RTT_MODE" = 1 ]; then
+	sojourn_trace_setup 20 "$TCP_SECS"
 	# Rounds outermost: each method is measured once per round, next to
 	# the others, so a slower stretch of the host hits all of them.
 	for REP in $(seq 1 "$REPS"); do
