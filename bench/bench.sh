@@ -233,12 +233,17 @@ SOJOURN_EVENT=$TRACEFS/events/pacer/pacer_release
 # the ring buffer off and room for SECS of full-size frames at RATE on
 # either CPU, twice over (a record takes some 50 bytes).  Once, before
 # any traffic: enabling an event patches the kernel's text, and under
-# TCG a patch while the other vCPU ran pacer's data path once left that
-# vCPU looping on the patch's int3 with interrupts off, and the guest
-# hung (2026-12-04).  The runs then only switch the buffer on and off.
+# TCG a patch while the other vCPU ran flat out once left that vCPU
+# looping on the patch's int3 in __schedule with interrupts off, and the
+# guest hung (2026-12-04).  Probably the sched_switch tracepoint's:
+# tracing turns it on with the first event, to record task names (the
+# option record-cmd), which we do not need, so it is turned off.  The runs
+# then only switch the buffer on and off.
 sojourn_trace_setup() {
 	[ -n "$TRACEFS" ] && [ -d "$SOJOURN_EVENT" ] || return 0
 	echo 0 >"$TRACEFS/tracing_on"
+	[ ! -f "$TRACEFS/options/record-cmd" ] ||
+		echo 0 >"$TRACEFS/options/record-cmd"
 	echo $(($1 * 1000000 / 8 / 1514 * $2 * 2 * 64 / 1024 + 1024)) \
 		>"$TRACEFS/buffer_size_kb"
 	echo "class_id == 1" >"$SOJOURN_EVENT/filter"
