@@ -262,7 +262,9 @@ sojourn_trace_on() {
 # sojourn_trace_off: stop recording; SOJOURN_BULK_P99, the p99 sojourn in
 # us (nearest rank) of the packets recorded that are longer than 200
 # bytes: the bulk flows' segments, not the ping's 98-byte frames.  Empty
-# if nothing was traced or the buffer lost a record.
+# if nothing was traced or the buffer lost a record.  The log also gives
+# the small packets' own (the ping's, and a handshake's): how much of the
+# ping's round trip the class itself added.
 sojourn_trace_off() {
 	local lost
 
@@ -276,22 +278,31 @@ sojourn_trace_off() {
 		log "# the trace lost $lost records: no exact p99"
 		return 0
 	fi
-	set -- $(awk '/ pacer_release: / {
-			len = 0
-			for (i = 1; i <= NF; i++) {
-				if ($i ~ /^len=/) len = substr($i, 5) + 0
-				if ($i ~ /^sojourn_ns=/) ns = substr($i, 12)
-			}
-			if (len > 200) print ns
-		}' "$TRACEFS/trace" | sort -n | awk '
+	awk '/ pacer_release: / {
+		len = 0
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^len=/) len = substr($i, 5) + 0
+			if ($i ~ /^sojourn_ns=/) ns = substr($i, 12)
+		}
+		print (len > 200 ? "bulk" : "sparse"), ns
+	}' "$TRACEFS/trace" >"$TMPD/sojourns"
+	set -- $(sojourn_quantiles bulk) $(sojourn_quantiles sparse)
+	[ $# = 6 ] || return 0
+	[ "$1" = 0 ] || SOJOURN_BULK_P99=$2
+	log "# pacer's trace after the warm-up: $1 bulk packets, sojourn p99 $2 us, max $3 us; $4 small ones (the ping's), p99 $5 us, max $6 us"
+}
+
+# sojourn_quantiles KIND: the count, p99 (nearest rank) and maximum of the
+# sojourns of KIND (bulk or sparse) in $TMPD/sojourns, in us; "0 - -" if
+# there are none.
+sojourn_quantiles() {
+	awk -v k="$1" '$1 == k { print $2 }' "$TMPD/sojourns" | sort -n | awk '
 		{ v[NR] = $1 }
 		END {
-			if (NR) printf "%d %.1f %.1f\n", NR,
+			if (!NR) { print "0 - -"; exit }
+			printf "%d %.1f %.1f\n", NR,
 				v[int((NR * 99 + 99) / 100)] / 1000, v[NR] / 1000
-		}')
-	[ $# = 3 ] || return 0
-	SOJOURN_BULK_P99=$2
-	log "# pacer's trace after the warm-up: $1 bulk packets, sojourn p99 $2 us, max $3 us"
+		}'
 }
 
 retrans() {
