@@ -263,8 +263,8 @@ sojourn_trace_on() {
 # us (nearest rank) of the packets recorded that are longer than 200
 # bytes: the bulk flows' segments, not the ping's 98-byte frames.  Empty
 # if nothing was traced or the buffer lost a record.  The log also gives
-# the small packets' own (the ping's, and a handshake's): how much of the
-# ping's round trip the class itself added.
+# the ping's own (its 98-byte frames): how much of its round trip the
+# class itself added.
 sojourn_trace_off() {
 	local lost
 
@@ -284,16 +284,17 @@ sojourn_trace_off() {
 			if ($i ~ /^len=/) len = substr($i, 5) + 0
 			if ($i ~ /^sojourn_ns=/) ns = substr($i, 12)
 		}
-		print (len > 200 ? "bulk" : "sparse"), ns
+		if (len > 200) print "bulk", ns
+		else if (len == 98) print "ping", ns
 	}' "$TRACEFS/trace" >"$TMPD/sojourns"
-	set -- $(sojourn_quantiles bulk) $(sojourn_quantiles sparse)
+	set -- $(sojourn_quantiles bulk) $(sojourn_quantiles ping)
 	[ $# = 6 ] || return 0
 	[ "$1" = 0 ] || SOJOURN_BULK_P99=$2
-	log "# pacer's trace after the warm-up: $1 bulk packets, sojourn p99 $2 us, max $3 us; $4 small ones (the ping's), p99 $5 us, max $6 us"
+	log "# pacer's trace after the warm-up: $1 bulk packets, sojourn p99 $2 us, max $3 us; $4 of the ping, p99 $5 us, max $6 us"
 }
 
 # sojourn_quantiles KIND: the count, p99 (nearest rank) and maximum of the
-# sojourns of KIND (bulk or sparse) in $TMPD/sojourns, in us; "0 - -" if
+# sojourns of KIND (bulk or ping) in $TMPD/sojourns, in us; "0 - -" if
 # there are none.
 sojourn_quantiles() {
 	awk -v k="$1" '$1 == k { print $2 }' "$TMPD/sojourns" | sort -n | awk '
