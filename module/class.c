@@ -38,11 +38,11 @@
 #include "compat.h"
 #include "ecn.h"
 #include "pacer.h"
+#include "reinject.h"
+#include "testing.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
-#include "reinject.h"
-#include "testing.h"
 
 #define PACER_DEFAULT_TARGET_US	5000
 /* The least an automatic limit is: what a time limit defaulted to before. */
