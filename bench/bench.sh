@@ -219,13 +219,7 @@ hist_p99() {
 # doubling wide); in RTT mode pacer's class is traced after the warm-up
 # too (pacer:pacer_release, module/trace.h), for the bulk flows' p99
 # sojourn exactly.  TRACEFS: where tracefs is, "" if the kernel has none.
-TRACEFS=
-for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
-	if [ -d "$d/events" ]; then
-		TRACEFS=$d
-		break
-	fi
-done
+TRACEFS=$(tracefs_dir)
 SOJOURN_TRACING=0
 SOJOURN_EVENT=$TRACEFS/events/pacer/pacer_release
 
@@ -272,8 +266,7 @@ sojourn_trace_off() {
 	[ "$SOJOURN_TRACING" = on ] || return 0
 	SOJOURN_TRACING=ready
 	echo 0 >"$TRACEFS/tracing_on"
-	lost=$(awk '/^overrun:/ { s += $2 } END { print s + 0 }' \
-		"$TRACEFS"/per_cpu/cpu*/stats)
+	lost=$(trace_overruns "$TRACEFS")
 	if [ "$lost" != 0 ]; then
 		log "# the trace lost $lost records: no exact p99"
 		return 0

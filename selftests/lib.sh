@@ -643,6 +643,24 @@ check_views() {
 	fi
 }
 
+# tracefs_dir: where tracefs is, mounted at /sys/kernel/tracing if
+# nothing is there yet; "" if the kernel has no event tracing.
+tracefs_dir() {
+	local d=/sys/kernel/tracing
+
+	[ -d "$d/events" ] || mount -t tracefs nodev "$d" 2>/dev/null ||
+		d=/sys/kernel/debug/tracing
+	if [ -d "$d/events" ]; then
+		echo "$d"
+	fi
+}
+
+# trace_overruns DIR: records the trace buffer of tracefs DIR lost, all
+# CPUs together.
+trace_overruns() {
+	awk '/^overrun:/ { s += $2 } END { print s + 0 }' "$1"/per_cpu/cpu*/stats
+}
+
 # kernel_since MAJ MIN: the running kernel is MAJ.MIN or later.
 kernel_since() {
 	local v maj min

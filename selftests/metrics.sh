@@ -49,8 +49,8 @@ pc "$NS_B" class add dev pacer0 id 1 name 'udp "x"' rate "${MBIT}mbit" burst 16k
 pc "$NS_B" rule add dev pacer0 src 10.0.32.1/32 proto udp class 1
 
 step "tracefs: skb:kfree_skb, filtered to pacer.ko's code"
-T=/sys/kernel/tracing
-[ -d "$T/events" ] || mount -t tracefs nodev "$T" 2>/dev/null || T=/sys/kernel/debug/tracing
+T=$(tracefs_dir)
+[ -n "$T" ] || skip "no tracefs in this kernel"
 [ -d "$T/events/skb/kfree_skb" ] || skip "no skb:kfree_skb tracepoint in $T"
 EV=$T/events/skb/kfree_skb
 cleanup_test() {
@@ -91,7 +91,7 @@ echo 0 >"$EV/enable"
 class_snap "$NS_B" pacer0 1 C1
 show_class "class 1" C1
 cp "$T/trace" "$TMPD/trace"
-lost=$(cat "$T"/per_cpu/cpu*/stats | awk '/^overrun:/ { s += $2 } END { print s + 0 }')
+lost=$(trace_overruns "$T")
 
 events=$(grep -c ' kfree_skb: ' "$TMPD/trace" || true)
 qdisc=$(grep -c ' kfree_skb: .*reason: QDISC_DROP' "$TMPD/trace" || true)

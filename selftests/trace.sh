@@ -24,13 +24,7 @@
 
 require iperf3 jq pacerctl tc ping awk
 
-TRACEFS=
-for d in /sys/kernel/tracing /sys/kernel/debug/tracing; do
-	if [ -d "$d/events" ]; then
-		TRACEFS=$d
-		break
-	fi
-done
+TRACEFS=$(tracefs_dir)
 [ -n "$TRACEFS" ] || skip "no tracefs (CONFIG_EVENT_TRACING) in this kernel"
 SECS=3
 
@@ -105,8 +99,7 @@ sums=$(awk '/ pacer_release: / {
 set -- $sums
 log "records: $1 packets, $2 bytes, $3 delayed, $4 marked, $5 not delayed, longest sojourn $6 ns"
 
-overruns=$(awk '/^overrun:/ { s += $2 } END { print s + 0 }' \
-	"$TRACEFS"/per_cpu/cpu*/stats)
+overruns=$(trace_overruns "$TRACEFS")
 check_eq "trace records lost (overrun)" "$overruns" 0
 check_ge "premise: packets delayed in the class" "$(class_delta C C0 delayed_packets)" 100
 check_ge "premise: packets marked CE" "$(class_delta C C0 ecn_marked)" 1
