@@ -179,7 +179,7 @@ static u32 pacer_cfg_limit(const struct pacer_class_cfg *cfg, u32 burst)
  * a limit set by hand caps it.  A standing queue is one that stays at the
  * level for half a round trip (the target, if longer): a pile-up drains
  * within one.  A sender that is not ECN-capable is told by a loss, and
- * only once its flow's queue stands at three quarters of the limit (see
+ * only once its flow's queue stands at seven eighths of the limit (see
  * &pacer_signal.loss_level); in slow start it is told as early.
  */
 static void pacer_signal_config(struct pacer_signal *s,
@@ -200,7 +200,7 @@ static void pacer_signal_config(struct pacer_signal *s,
 
 		s->level = min(s->level, limit_ns / 4);
 		s->level_bytes = pacer_ns_to_len(cfg->rate, s->level);
-		s->loss_level = max(s->level, limit_ns / 4 * 3);
+		s->loss_level = max(s->level, limit_ns / 8 * 7);
 		s->loss_level_bytes = pacer_ns_to_len(cfg->rate,
 						      s->loss_level);
 	}

@@ -115,12 +115,15 @@ struct pacer_queue {
  *	at once and drains (the sender's, or the bucket's) is not taken for
  *	a standing queue
  * @loss_level: the sojourn a flow whose sender is not ECN-capable may
- *	keep, ns: three quarters of the class limit, at least @level.  Its
+ *	keep, ns: seven eighths of the class limit, at least @level.  Its
  *	signal is a loss, which costs the sender a retransmission and a
  *	round trip of recovery, and a loss-based sender's windows shrink
  *	with its queue (the loss rate it needs grows as the square of the
  *	window's shrinking): told at @level, four CUBIC flows at 10 ms lost
- *	12 times what they lost behind tbf's 100 ms.  Sparse flows still
+ *	12 times what they lost behind tbf's 100 ms, and at three quarters
+ *	of the limit still a little more than behind tbf.  The last eighth
+ *	holds what the flows send while the signal is on its way (their
+ *	windows grow by about a segment a round trip).  Sparse flows still
  *	skip the bulk flows' queue (new flows first)
  * @loss_level_bytes: what the class queues in @loss_level at its rate
  * @persist: how long a flow's sojourn must stay at its level, ns: the
