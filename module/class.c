@@ -179,12 +179,12 @@ static u32 pacer_cfg_limit(const struct pacer_class_cfg *cfg, u32 burst)
  * a limit set by hand caps it.  A standing queue is one that stays at the
  * level for half a round trip (the target, if longer): a pile-up drains
  * within one.  A sender that is not ECN-capable is told by a loss, and
- * only once its flow's queue stands at seven eighths of the limit (see
- * &pacer_signal.loss_level); in slow start it is told as early.
+ * only once its flow's queue stands at the limit less the level (less an
+ * eighth of the limit, if that is more; see &pacer_signal.loss_level);
+ * in slow start it is told as early.
  */
-static void pacer_signal_config(struct pacer_signal *s,
-				const struct pacer_class_cfg *cfg, u32 limit,
-				u32 mtu)
+void pacer_signal_config(struct pacer_signal *s,
+			 const struct pacer_class_cfg *cfg, u32 limit, u32 mtu)
 {
 	s->rtt = (u64)cfg->rtt_us * NSEC_PER_USEC;
 	s->level = pacer_cfg_level_ns(cfg);
@@ -200,12 +200,14 @@ static void pacer_signal_config(struct pacer_signal *s,
 
 		s->level = min(s->level, limit_ns / 4);
 		s->level_bytes = pacer_ns_to_len(cfg->rate, s->level);
-		s->loss_level = max(s->level, limit_ns / 8 * 7);
+		/* The level is at most a quarter: this is at least 3/4. */
+		s->loss_level = limit_ns - max(limit_ns / 8, s->level);
 		s->loss_level_bytes = pacer_ns_to_len(cfg->rate,
 						      s->loss_level);
 	}
 	s->mtu = mtu;
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_signal_config);
 
 static struct pacer_class_params *
 pacer_class_params_new(const struct pacer_class_cfg *cfg, u32 mtu)

@@ -272,6 +272,8 @@ void pacer_shapers_kick(struct pacer_dev *pd);
 /* class.c */
 void pacer_class_cfg_defaults(struct pacer_class_cfg *cfg);
 u32 pacer_class_cfg_limit_us(const struct pacer_class_cfg *cfg);
+void pacer_signal_config(struct pacer_signal *s,
+			 const struct pacer_class_cfg *cfg, u32 limit, u32 mtu);
 struct pacer_class *pacer_class_create(struct pacer_dev *pd, u16 id,
 				       const struct pacer_class_cfg *cfg);
 int pacer_class_apply(struct pacer_class *cl,

@@ -115,16 +115,19 @@ struct pacer_queue {
  *	at once and drains (the sender's, or the bucket's) is not taken for
  *	a standing queue
  * @loss_level: the sojourn a flow whose sender is not ECN-capable may
- *	keep, ns: seven eighths of the class limit, at least @level.  Its
- *	signal is a loss, which costs the sender a retransmission and a
- *	round trip of recovery, and a loss-based sender's windows shrink
- *	with its queue (the loss rate it needs grows as the square of the
- *	window's shrinking): told at @level, four CUBIC flows at 10 ms lost
- *	12 times what they lost behind tbf's 100 ms, and at three quarters
- *	of the limit still a little more than behind tbf.  The last eighth
- *	holds what the flows send while the signal is on its way (their
- *	windows grow by about a segment a round trip).  Sparse flows still
- *	skip the bulk flows' queue (new flows first)
+ *	keep, ns: the class limit less @level, or less an eighth of it if
+ *	that is more (seven eighths at RTT 10 ms, three quarters from 40 ms
+ *	on with an automatic limit).  Its signal is a loss, which costs the
+ *	sender a retransmission and a round trip of recovery, and a
+ *	loss-based sender's windows shrink with its queue (the loss rate it
+ *	needs grows as the square of the window's shrinking): told at
+ *	@level, four CUBIC flows at 10 ms lost 12 times what they lost
+ *	behind tbf's 100 ms, and at three quarters of the limit still a
+ *	little more than behind tbf.  What is left above it holds what the
+ *	flows send while a signal is on its way, which grows with the RTT
+ *	as the level does: at 80 ms, with only an eighth left, four flows
+ *	lost up to 17 packets a run at the limit.  Sparse flows still skip
+ *	the bulk flows' queue (new flows first)
  * @loss_level_bytes: what the class queues in @loss_level at its rate
  * @persist: how long a flow's sojourn must stay at its level, ns: the
  *	class's target, or half its expected round trip if that is longer.

@@ -401,6 +401,36 @@ static void pacer_signal_auto_limit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pacer_class_cfg_limit_us(&cfg), 30000U);
 }
 
+/* The loss level of a class at @rtt_us, its limit @limit_us at 20 Mbit/s. */
+static u64 pacer_test_loss_level(u32 rtt_us, u32 limit_us)
+{
+	struct pacer_class_cfg cfg;
+	struct pacer_signal s;
+	u32 limit;
+
+	pacer_class_cfg_defaults(&cfg);
+	cfg.rate = 20000000;
+	cfg.rtt_us = rtt_us;
+	cfg.limit_us = limit_us;
+	limit = pacer_ns_to_len(cfg.rate, (u64)pacer_class_cfg_limit_us(&cfg) *
+					  NSEC_PER_USEC);
+	pacer_signal_config(&s, &cfg, limit, 1514);
+	return div_u64(s.loss_level + NSEC_PER_USEC / 2, NSEC_PER_USEC);
+}
+
+static void pacer_signal_loss_room(struct kunit *test)
+{
+	/* An eighth of the 100 ms floor is more than a 10 ms level. */
+	KUNIT_EXPECT_EQ(test, pacer_test_loss_level(10000, 0), 87500ULL);
+	/* From 40 ms on the level is a quarter of the automatic limit. */
+	KUNIT_EXPECT_EQ(test, pacer_test_loss_level(40000, 0), 75000ULL);
+	KUNIT_EXPECT_EQ(test, pacer_test_loss_level(80000, 0), 135000ULL);
+	/* A limit set by hand caps the level at a quarter of it. */
+	KUNIT_EXPECT_EQ(test, pacer_test_loss_level(80000, 30000), 22500ULL);
+	/* A hand limit far above the level: an eighth of it is left. */
+	KUNIT_EXPECT_EQ(test, pacer_test_loss_level(10000, 400000), 350000ULL);
+}
+
 static void pacer_signal_edges(struct kunit *test)
 {
 	const u64 ms = NSEC_PER_MSEC;
@@ -905,6 +935,7 @@ static struct kunit_case pacer_signal_cases[] = {
 	KUNIT_CASE(pacer_signal_loss_level),
 	KUNIT_CASE(pacer_signal_edges),
 	KUNIT_CASE(pacer_signal_auto_limit),
+	KUNIT_CASE(pacer_signal_loss_room),
 	{}
 };
 
