@@ -25,7 +25,9 @@
 # interleaved); pacer and cake are told the RTT (their "rtt").  Workload
 # "tcp" or "tcp-ecn" (RTT_WORKLOADS="tcp" in the environment: one of
 # them only); the sender's TcpExtTCPDeliveredCE is the "ce" column, and
-# pacer's drops by reason are logged.
+# pacer's drops by reason are logged.  RTT_FLOWS="4" runs one flow count
+# only; RTT_SLOT="slot 10ms 30ms" adds netem's slots to the ACK path's
+# delay (the ACKs leave in bursts, as after ACK compression or a stall).
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 SELFTESTS=${PACER_SELFTESTS:-$BENCH_DIR/../selftests}
 . "$SELFTESTS/lib.sh"
@@ -381,7 +383,8 @@ set_rtt() {
 	tc -n "$NS_R" qdisc del dev vethR root 2>/dev/null || true
 	[ "$1" = 0 ] && return 0
 	tc -n "$NS_S" qdisc add dev vethS root netem delay "${d}ms" limit 10000
-	tc -n "$NS_R" qdisc add dev vethR root netem delay "${d}ms" limit 10000
+	tc -n "$NS_R" qdisc add dev vethR root netem delay "${d}ms" limit 10000 \
+		${RTT_SLOT:-}
 }
 
 # idle_ping: IDLE_P50 IDLE_P99 with nothing else running.  Both loaded
@@ -558,7 +561,7 @@ if [ "$RTT_MODE" = 1 ]; then
 			idle_ping
 			log "# round $REP, RTT ${rtt} ms: idle ping p50/p99 $IDLE_P50/$IDLE_P99 ms"
 			for w in ${RTT_WORKLOADS:-tcp tcp-ecn}; do
-				for flows in 1 4; do
+				for flows in ${RTT_FLOWS:-1 4}; do
 					for m in $METHODS; do
 						run_load "$m" "$w" 20 "$rtt" "$flows" "$REP"
 					done
