@@ -194,6 +194,7 @@ void pacer_signal_config(struct pacer_signal *s,
 	s->loss_level = s->level;
 	s->loss_level_bytes = 0;
 	s->pressure = limit / 4;
+	s->growth_span = 0;
 	s->rate = cfg->rate;
 	if (cfg->rate) {
 		u64 limit_ns = pacer_len_to_ns(cfg->rate, limit);
@@ -204,6 +205,9 @@ void pacer_signal_config(struct pacer_signal *s,
 		s->loss_level = limit_ns - max(limit_ns / 8, s->level);
 		s->loss_level_bytes = pacer_ns_to_len(cfg->rate,
 						      s->loss_level);
+		/* Room for a slow start told @persist after the pressure. */
+		if (s->rtt + 2 * (limit_ns / 4 + s->persist) <= limit_ns)
+			s->growth_span = s->persist;
 	}
 	s->mtu = mtu;
 }

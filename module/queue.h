@@ -62,6 +62,13 @@ struct pacer_queue;
  *	while it is below
  * @quiet_until: no signal to a packet that arrived before this time: it
  *	was sent before the previous signal reached the sender
+ * @growth_from: when a packet of the flow was queued a growth span or
+ *	more before the newest one the class let go: where the slow-start
+ *	rule measures the class's growth from (see
+ *	pacer_flow_growth_sample()); 0 for none yet
+ * @growth_from_backlog: bytes the class held then
+ * @growth_next: a later such time, @growth_from a span on
+ * @growth_next_backlog: bytes the class held then
  * @hashes: for a class's overflow flow: a bit per (hash mod 64) of the
  *	flows it holds, so that their later packets join them there
  * @send_node: on its owner's shaper's list of flows whose packets are
@@ -80,6 +87,10 @@ struct pacer_flow {
 	u32 signal_sojourn_us;
 	u64 above_since;
 	u64 quiet_until;
+	u64 growth_from;
+	u64 growth_next;
+	u32 growth_from_backlog;
+	u32 growth_next_backlog;
 	u64 hashes;
 	struct list_head send_node;
 };
@@ -136,10 +147,19 @@ struct pacer_queue {
  *	stands that long is the senders' windows
  * @pressure: class backlog, bytes, from which a flow whose packet waited
  *	half of @level is signalled at once if the class's queue grew by a
- *	quarter or more while the packet waited: a sender in slow start
- *	doubles its queue every round trip and cannot wait for @persist.  A
- *	queue that stands (congestion avoidance) or drains (a burst, a stall)
- *	does not grow so, and waits for @persist
+ *	quarter or more while the packet waited (and fast since
+ *	@growth_span before it was queued): a sender in slow start doubles
+ *	its queue every round trip and cannot wait for @persist.  A queue
+ *	that stands (congestion avoidance) or drains (a burst, a stall) does
+ *	not grow so, and waits for @persist
+ * @growth_span: how long before a packet was queued the slow-start rule
+ *	also measures the class's growth from, ns: @persist where the limit
+ *	holds a slow start told that much later (its queue reaches its round
+ *	trip plus twice what it was told at: at RTT 10 ms with an automatic
+ *	limit), else 0, the packet's own wait only.  A burst after a drain
+ *	grows the queue as much while a packet waits, but not over the
+ *	longer span; a slow start told @persist later at 40 or 80 ms,
+ *	though, reached the limit (29-64 drops there a run)
  * @rtt: expected round-trip time, ns: a signal takes this long, plus the
  *	queue's delay, to come back as a slower flow
  * @mtu: a flow with at most this many bytes queued is never signalled
@@ -151,6 +171,7 @@ struct pacer_signal {
 	u64 loss_level_bytes;
 	u64 persist;
 	u64 pressure;
+	u64 growth_span;
 	u64 rtt;
 	u64 rate;
 	u32 mtu;

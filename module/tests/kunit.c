@@ -18,9 +18,11 @@
  *   the level are left alone, and so is a queue at the pressure that did
  *   not grow while the packet waited (a stall's pile-up, not slow
  *   start) or grew by less than half of what the class released (a
- *   burst in congestion avoidance); times near U64_MAX do not wrap into
- *   an early signal; the automatic limit is four times the level, at
- *   least 100 ms.
+ *   burst in congestion avoidance), over the packet's wait and, where
+ *   the limit has room, a span before it (a burst after a drain); the
+ *   span is 0 at 40 and 80 ms; times near U64_MAX
+ *   do not wrap into an early signal; the automatic limit is four times
+ *   the level, at least 100 ms.
  * - pacer_hist: the sojourn histogram's bucket boundaries (four per
  *   doubling), 0 to U64_MAX.
  * - pacer_charge: what a GSO packet is charged: its segments' headers,
@@ -221,6 +223,7 @@ static const struct pacer_signal pacer_test_signal = {
 	.loss_level_bytes = 375000,
 	.persist = 5 * NSEC_PER_MSEC,
 	.pressure = 125000,
+	.growth_span = 5 * NSEC_PER_MSEC,
 	.rtt = 40 * NSEC_PER_MSEC,
 	.rate = 20000000,
 	.mtu = 1514,
@@ -249,6 +252,19 @@ static bool pacer_test_signal_at(struct pacer_flow *flow, u64 sojourn,
 {
 	return pacer_test_signal_grown(flow, sojourn, class_backlog,
 				       class_backlog, now);
+}
+
+/*
+ * The flow's history for the slow-start rule: the class held @backlog
+ * the growth span before @queued, and just before.
+ */
+static void pacer_test_history(struct pacer_flow *flow, u64 queued,
+			       u32 backlog)
+{
+	flow->growth_from = queued - pacer_test_signal.growth_span;
+	flow->growth_from_backlog = backlog;
+	flow->growth_next = queued - 1;
+	flow->growth_next_backlog = backlog;
 }
 
 static void pacer_signal_episode(struct kunit *test)
@@ -370,12 +386,120 @@ static void pacer_signal_loss_level(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, pacer_test_due(&flow, 100 * ms, backlog,
 						now + 6 * ms, true));
 	KUNIT_EXPECT_EQ(test, flow.signal_sojourn_us, 150000U);
-	/* Slow start: the queue grew by a quarter while the packet waited. */
+	/*
+	 * Slow start: the queue grew by a quarter while the packet waited,
+	 * and by half of what the class released since the growth span
+	 * before.
+	 */
 	flow = (struct pacer_flow){ .backlog = 64 << 10 };
+	pacer_test_history(&flow, now - 15 * ms, 150000);
 	KUNIT_EXPECT_TRUE(test, pacer_flow_should_signal(&flow,
 							 &pacer_test_signal,
 							 15 * ms, 200000,
 							 150000, now, true));
+}
+
+/*
+ * The signal parameters of a class at 20 Mbit/s, @rtt_us, its limit
+ * @limit_us (0: automatic).
+ */
+static void pacer_test_signal_of(struct pacer_signal *s, u32 rtt_us,
+				 u32 limit_us)
+{
+	struct pacer_class_cfg cfg;
+	u32 limit;
+
+	pacer_class_cfg_defaults(&cfg);
+	cfg.rate = 20000000;
+	cfg.rtt_us = rtt_us;
+	cfg.limit_us = limit_us;
+	limit = pacer_ns_to_len(cfg.rate, (u64)pacer_class_cfg_limit_us(&cfg) *
+					  NSEC_PER_USEC);
+	pacer_signal_config(s, &cfg, limit, 1514);
+}
+
+/* The growth span of a class at @rtt_us with an automatic limit, us. */
+static u64 pacer_test_growth_span(u32 rtt_us)
+{
+	struct pacer_signal s;
+
+	pacer_test_signal_of(&s, rtt_us, 0);
+	return div_u64(s.growth_span, NSEC_PER_USEC);
+}
+
+/*
+ * Where the limit leaves room for it, the slow-start rule looks a span
+ * further back than the packet's own wait: a slow start keeps the class
+ * growing, a burst that lands after a drain does not.
+ */
+static void pacer_signal_slow_start_span(struct kunit *test)
+{
+	const struct pacer_signal *p = &pacer_test_signal;
+	const u64 ms = NSEC_PER_MSEC, t0 = NSEC_PER_SEC;
+	struct pacer_flow flow = { .backlog = 64 << 10 };
+	int i, first = -1;
+
+	/*
+	 * The span is the persist time where a slow start told that much
+	 * after the pressure stays below the limit: rtt + 2 (pressure +
+	 * persist) is 70 ms of 100 at 10 ms, 90 of 100 at 20 ms; 130 of 100
+	 * at 40 ms and 250 of 180 at 80 ms have no room.
+	 */
+	KUNIT_EXPECT_EQ(test, pacer_test_growth_span(10000), 5000ULL);
+	KUNIT_EXPECT_EQ(test, pacer_test_growth_span(20000), 10000ULL);
+	KUNIT_EXPECT_EQ(test, pacer_test_growth_span(40000), 0ULL);
+	KUNIT_EXPECT_EQ(test, pacer_test_growth_span(80000), 0ULL);
+
+	/*
+	 * A slow start, not ECN-capable: a packet queued every millisecond,
+	 * the class growing by what it releases (arrivals at twice the
+	 * rate), each packet waiting what stood ahead of it.  Told once the
+	 * flow has the span's (5 ms) history, not before.
+	 */
+	for (i = 0; i < 20 && first < 0; i++) {
+		u64 then = 100000 + 2500 * i, sojourn = then / 2500 * ms;
+
+		if (pacer_flow_should_signal(&flow, p, sojourn, 2 * then, then,
+					     t0 + i * ms + sojourn, true))
+			first = i;
+	}
+	KUNIT_EXPECT_EQ(test, first, 5);
+
+	/*
+	 * A burst after a drain: the class went from 160,000 bytes down to
+	 * 100,000 over 10 ms, then 50,000 landed while the next packet
+	 * waited 15 ms.  The packet saw the class grow by half (at twice
+	 * the rate), but since half a round trip before, the class grew
+	 * by 20,000 bytes in 20 ms, less than half of what it released.
+	 */
+	flow = (struct pacer_flow){ .backlog = 64 << 10 };
+	for (i = 0; i < 10; i++)
+		KUNIT_EXPECT_FALSE(test,
+				   pacer_flow_should_signal(&flow, p, 10 * ms,
+							    160000 - 6000 * i,
+							    160000 - 6000 * i,
+							    t0 + (i + 10) * ms,
+							    true));
+	KUNIT_EXPECT_FALSE(test, pacer_flow_should_signal(&flow, p, 15 * ms,
+							  150000, 100000,
+							  t0 + 25 * ms, true));
+	/* The same packet after the class stood at 100,000: a slow start. */
+	flow = (struct pacer_flow){ .backlog = 64 << 10 };
+	for (i = 0; i < 10; i++)
+		KUNIT_EXPECT_FALSE(test,
+				   pacer_flow_should_signal(&flow, p, 10 * ms,
+							    100000, 100000,
+							    t0 + (i + 10) * ms,
+							    true));
+	KUNIT_EXPECT_TRUE(test, pacer_flow_should_signal(&flow, p, 15 * ms,
+							 150000, 100000,
+							 t0 + 25 * ms, true));
+
+	/* After a gap of twice the span in the flow, its history starts anew. */
+	KUNIT_EXPECT_FALSE(test, pacer_flow_should_signal(&flow, p, 15 * ms,
+							  150000, 100000,
+							  t0 + 50 * ms, true));
+	KUNIT_EXPECT_EQ(test, flow.growth_from, t0 + 35 * ms);
 }
 
 static void pacer_signal_auto_limit(struct kunit *test)
@@ -404,17 +528,9 @@ static void pacer_signal_auto_limit(struct kunit *test)
 /* The loss level of a class at @rtt_us, its limit @limit_us at 20 Mbit/s. */
 static u64 pacer_test_loss_level(u32 rtt_us, u32 limit_us)
 {
-	struct pacer_class_cfg cfg;
 	struct pacer_signal s;
-	u32 limit;
 
-	pacer_class_cfg_defaults(&cfg);
-	cfg.rate = 20000000;
-	cfg.rtt_us = rtt_us;
-	cfg.limit_us = limit_us;
-	limit = pacer_ns_to_len(cfg.rate, (u64)pacer_class_cfg_limit_us(&cfg) *
-					  NSEC_PER_USEC);
-	pacer_signal_config(&s, &cfg, limit, 1514);
+	pacer_test_signal_of(&s, rtt_us, limit_us);
 	return div_u64(s.loss_level + NSEC_PER_USEC / 2, NSEC_PER_USEC);
 }
 
@@ -469,6 +585,7 @@ static void pacer_signal_edges(struct kunit *test)
 							 125000, 100001,
 							 now + 40 * ms));
 	/* Grown by a quarter (slow start doubles it): told at once. */
+	pacer_test_history(&flow, now + 27 * ms, 100000);
 	KUNIT_EXPECT_TRUE(test, pacer_test_signal_grown(&flow, 13 * ms,
 							125000, 100000,
 							now + 40 * ms));
@@ -485,6 +602,7 @@ static void pacer_signal_edges(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, pacer_test_signal_grown(&flow, 40 * ms,
 							 140000, 100000,
 							 now));
+	pacer_test_history(&flow, now - 40 * ms, 93000);
 	KUNIT_EXPECT_TRUE(test, pacer_test_signal_grown(&flow, 40 * ms,
 							151000, 100000, now));
 	/* Times at the end of the clock's range do not wrap. */
@@ -934,6 +1052,7 @@ static struct kunit_case pacer_signal_cases[] = {
 	KUNIT_CASE(pacer_signal_episode),
 	KUNIT_CASE(pacer_signal_loss_level),
 	KUNIT_CASE(pacer_signal_edges),
+	KUNIT_CASE(pacer_signal_slow_start_span),
 	KUNIT_CASE(pacer_signal_auto_limit),
 	KUNIT_CASE(pacer_signal_loss_room),
 	{}
