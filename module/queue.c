@@ -386,8 +386,7 @@ static bool pacer_slow_start(const struct pacer_flow *flow,
 	if (!p->growth_span)
 		return true;
 	/* Not the span's worth of the flow's history yet. */
-	if (!flow->growth_from ||
-	    now - sojourn - flow->growth_from < p->growth_span ||
+	if (now - sojourn - flow->growth_from < p->growth_span ||
 	    class_backlog <= flow->growth_from_backlog)
 		return false;
 	span = now - flow->growth_from;

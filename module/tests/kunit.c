@@ -20,9 +20,9 @@
  *   start) or grew by less than half of what the class released (a
  *   burst in congestion avoidance), over the packet's wait and, where
  *   the limit has room, a span before it (a burst after a drain); the
- *   span is 0 at 40 and 80 ms; times near U64_MAX
- *   do not wrap into an early signal; the automatic limit is four times
- *   the level, at least 100 ms.
+ *   span is 0 at 40 and 80 ms; times near U64_MAX do not wrap into an
+ *   early signal; the automatic limit is four times the level, at least
+ *   100 ms.
  * - pacer_hist: the sojourn histogram's bucket boundaries (four per
  *   doubling), 0 to U64_MAX.
  * - pacer_charge: what a GSO packet is charged: its segments' headers,
