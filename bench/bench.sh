@@ -105,7 +105,7 @@ modprobe ifb numifbs=0
 veth_pair "$NS_S" vethS "$S_ADDR" "$NS_R" vethR "$R_ADDR"
 jserver "$NS_R" "$R_ADDR" -i 0.1
 
-CSV_HEADER="commit,kernel,vcpus,method,workload,rate_mbit,rtt_ms,flows,rep,secs,goodput_bps,theory_bps,share_pct,retrans,drops,cv_pct,ping_idle_p50_ms,ping_p50_ms,ping_p99_ms,rtt_inc_p50_ms,rtt_inc_p99_ms,pps,cpu_ns_per_pkt,delayed_share_pct,sojourn_p99_us,ce,sojourn_p99_steady_us,sojourn_p99_bulk_us"
+CSV_HEADER="commit,kernel,vcpus,method,workload,rate_mbit,rtt_ms,flows,rep,secs,goodput_bps,theory_bps,share_pct,retrans,drops,cv_pct,ping_idle_p50_ms,ping_p50_ms,ping_p99_ms,rtt_inc_p50_ms,rtt_inc_p99_ms,pps,cpu_ns_per_pkt,delayed_share_pct,sojourn_p99_us,ce,sojourn_p99_steady_us,sojourn_p99_bulk_us,ping_idle_p99_ms,sojourn_p99_ping_us"
 echo "csv: $CSV_HEADER"
 echo "series: method,rate_mbit,rtt_ms,flows,t_s,bps"
 
@@ -257,14 +257,14 @@ sojourn_trace_on() {
 
 # sojourn_trace_off: stop recording; SOJOURN_BULK_P99, the p99 sojourn in
 # us (nearest rank) of the packets recorded that are longer than 200
-# bytes: the bulk flows' segments, not the ping's 98-byte frames.  Empty
-# if nothing was traced or the buffer lost a record.  The log also gives
-# the ping's own (its 98-byte frames): how much of its round trip the
-# class itself added.
+# bytes: the bulk flows' segments, not the ping's 98-byte frames, and
+# SOJOURN_PING_P99, the ping's own (its 98-byte frames): how much of its
+# round trip the class itself added.  Empty if nothing was traced or the
+# buffer lost a record.
 sojourn_trace_off() {
 	local lost
 
-	SOJOURN_BULK_P99=
+	SOJOURN_BULK_P99= SOJOURN_PING_P99=
 	[ "$SOJOURN_TRACING" = on ] || return 0
 	SOJOURN_TRACING=ready
 	echo 0 >"$TRACEFS/tracing_on"
@@ -285,6 +285,7 @@ sojourn_trace_off() {
 	set -- $(sojourn_quantiles bulk) $(sojourn_quantiles ping)
 	[ $# = 6 ] || return 0
 	[ "$1" = 0 ] || SOJOURN_BULK_P99=$2
+	[ "$4" = 0 ] || SOJOURN_PING_P99=$5
 	log "# pacer's trace after the warm-up: $1 bulk packets, sojourn p99 $2 us, max $3 us; $4 of the ping, p99 $5 us, max $6 us"
 }
 
@@ -303,6 +304,12 @@ sojourn_quantiles() {
 
 retrans() {
 	snmp_counter "$NS_S" TcpRetransSegs
+}
+
+# loaded_pings [SECS]: the pings of a SECS-long run (default TCP_SECS),
+# 10 a second from the end of the warm-up, stopping before the run does.
+loaded_pings() {
+	echo $(((${1:-$TCP_SECS} - WARMUP_SECS) * 10 - 5))
 }
 
 # ping_start COUNT FILE: COUNT pings, 10 a second, S to R, in the
@@ -387,11 +394,16 @@ set_rtt() {
 		${RTT_SLOT:-}
 }
 
-# idle_ping: IDLE_P50 IDLE_P99 with nothing else running.  Both loaded
-# percentiles are compared with the idle median: an idle p99 of a few
-# dozen pings is one TCG hiccup, not a property of the path.
+# idle_ping: IDLE_P50 IDLE_P99 with nothing else running, from as many
+# pings as a loaded run sends in the round-trip matrix (so its p99 is the
+# same statistic as theirs: a p99 of a few dozen pings is the worst one),
+# from 30 otherwise.  The loaded percentiles' increase (rtt_inc_*) is over
+# the idle median.
 idle_ping() {
-	ping_start 30 "$TMPD/ping-idle"
+	local n=30
+
+	[ "$RTT_MODE" = 1 ] && n=$(loaded_pings)
+	ping_start "$n" "$TMPD/ping-idle"
 	ping_wait
 	set -- $(ping_quantiles "$TMPD/ping-idle")
 	IDLE_P50=$1 IDLE_P99=$2
@@ -436,7 +448,7 @@ run_load() {
 	json=$TMPD/iperf-$m-$w-$rate-$rtt-$flows.json
 	re0=$(retrans)
 	ce0=$(delivered_ce "$NS_S")
-	n=$(((secs - WARMUP_SECS) * 10 - 5))
+	n=$(loaded_pings "$secs")
 	bg iperf_client "$NS_S" "$R_ADDR" "$secs" "$json" --get-server-output $args
 	local client=$BGPID
 	sleep "$WARMUP_SECS"
@@ -467,7 +479,7 @@ run_load() {
 	p50=$1 p99=$2
 	[ "$m" = none ] && theory= share=
 	emit "$m" "$w" "$rate" "$rtt" "$flows" "$rep" "$secs" \
-		"$goodput,$theory,$share,$((re1 - re0)),$DROPS,$cv,$IDLE_P50,$p50,$p99,$(rtt_increase "$p50" "$IDLE_P50"),$(rtt_increase "$p99" "$IDLE_P50"),,,$PACER_FIGURES,$((ce1 - ce0)),$steady,$SOJOURN_BULK_P99"
+		"$goodput,$theory,$share,$((re1 - re0)),$DROPS,$cv,$IDLE_P50,$p50,$p99,$(rtt_increase "$p50" "$IDLE_P50"),$(rtt_increase "$p99" "$IDLE_P50"),,,$PACER_FIGURES,$((ce1 - ce0)),$steady,$SOJOURN_BULK_P99,$IDLE_P99,$SOJOURN_PING_P99"
 	log "# $m $w ${rate}M rtt ${rtt}ms x$flows: $((goodput / 1000)) kbit/s (${share:-n/a} %), $((re1 - re0)) retrans, $DROPS drops, $((ce1 - ce0)) CE, cv $cv %, ping p50/p99 $p50/$p99 ms$(
 		[ "$PACER_FIGURES" = , ] ||
 			echo "$PACER_FIGURES" | awk -F, -v s="$steady" '{ print ", delayed " $1 " %, sojourn p99 <= " $2 " us, after the warm-up <= " s " us" }')"
@@ -545,7 +557,7 @@ run_pps() {
 	method_counters "$m"
 	method_off
 	emit "$m" pps 0 0 1 "$2" "$PPS_SECS" \
-		",,,,$DROPS,,,,,,,$pps,$FLOOD_CPU_NS,,,,,"
+		",,,,$DROPS,,,,,,,$pps,$FLOOD_CPU_NS,,,,,,,"
 	log "# $m pps: $pps packets/s flat out; at $FLOOD_PPS/s $FLOOD_CPU_NS ns of kernel CPU per packet; $DROPS drops"
 }
 
