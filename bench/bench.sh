@@ -96,6 +96,7 @@ log "# bench: kernel $KVER, $VCPUS vCPUs, commit $COMMIT, methods: $METHODS"
 log "# rates: $RATES Mbit/s (8 flows: $RATES_8), RTTs: $RTTS ms, reps: $REPS"
 
 setup_ns NS_S NS_R
+no_tcp_metrics "$NS_S" "$NS_R"
 # Global, not per namespace: lets iperf3 -w raise a UDP socket's buffers
 # (it sets both, on both ends).
 echo 16777216 >/proc/sys/net/core/wmem_max

@@ -74,6 +74,7 @@ VCPUS=$(grep -c '^processor' /proc/cpuinfo)
 log "# scale: kernel $KVER, $VCPUS vCPUs, commit $COMMIT, $ROUNDS rounds"
 
 setup_ns NS_S NS_R
+no_tcp_metrics "$NS_S" "$NS_R"
 load_pacer
 modprobe ifb numifbs=0
 modprobe pktgen
