@@ -851,14 +851,11 @@ static bool pacer_class_may_pass(struct pacer_class_cpu *cc,
 	    !list_empty(&flow->send_node) || READ_ONCE(cc->cl->dead))
 		return false;
 	/*
-	 * Back into the receive path only from inside it (a NIC's or a
+	 * Nested into the receive path only from inside it (a NIC's or a
 	 * backlog's poll), never from a sender that may hold a socket lock
-	 * the receive path would take, and only where tc mirred lets what
-	 * the stack sends from there (an ACK, a reply, a forwarded packet)
-	 * be redirected to this device again.
+	 * the receive path would take.
 	 */
-	if (skb->from_ingress &&
-	    (!in_serving_softirq() || !pacer_mirred_may_nest_same_dev()))
+	if (pacer_reinject_nests(skb) && !in_serving_softirq())
 		return false;
 	cb->charge = pacer_charge_len(skb, &p->cfg);
 	return pacer_class_cpu_ready(cc, p, cb->charge, false, now, &due);

@@ -74,7 +74,8 @@ static inline struct nlattr **pacer_dump_attrs(struct netlink_callback *cb)
  * pacer device, a nested redirect to it.  6.1 allows that, within its
  * nesting limit.  6.12 (Debian's 6.12.117) takes it for a loop and drops
  * the packet ("tc mirred: loop on device"): with pacer attached to both
- * sides of a veth, every echo reply was lost.
+ * sides of a veth, every echo reply was lost.  There pacer re-injects
+ * what it took at ingress through the CPU's backlog instead (reinject.c).
  */
 static inline bool pacer_mirred_may_nest_same_dev(void)
 {

@@ -7,11 +7,19 @@
  * packet that need not wait (class.c, pacer_class_pass()) from the
  * device's xmit, nested as tc mirred nests its own redirects: every level
  * goes through dev_queue_xmit(), whose recursion limit bounds the depth.
+ *
+ * Where tc mirred takes a redirect to a device it is already redirecting
+ * to on this CPU for a loop (6.12), what the stack sends from inside a
+ * nested receive could not come back to pacer: there a packet taken at
+ * ingress goes through the CPU's backlog (netif_rx()), as a NIC's packet
+ * does, from the poll as well as from the xmit, so that one FIFO per CPU
+ * keeps what pacer re-injects there in order.
  */
 #include <linux/netdevice.h>
 #include <linux/netfilter_netdev.h>
 #include <linux/skbuff.h>
 
+#include "compat.h"
 #include "queue.h"
 #include "reinject.h"
 
@@ -44,6 +52,20 @@ bool pacer_reinject_prepare(struct net_device *pacer, struct sk_buff *skb)
 }
 
 /**
+ * pacer_reinject_nests() - whether re-injecting a packet runs the stack's
+ *	receive path nested in the caller
+ * @skb: the packet
+ *
+ * Return: true for a packet taken at ingress where tc mirred allows a
+ * nested redirect to the same device; false where it goes through the
+ * backlog, and for a packet taken at egress.
+ */
+bool pacer_reinject_nests(const struct sk_buff *skb)
+{
+	return skb->from_ingress && pacer_mirred_may_nest_same_dev();
+}
+
+/**
  * pacer_reinject() - send a prepared packet on its way
  * @skb: the packet, from pacer_reinject_prepare()
  *
@@ -56,7 +78,10 @@ void pacer_reinject(struct sk_buff *skb)
 
 	if (skb->from_ingress) {
 		skb_pull_rcsum(skb, skb->mac_len);
-		netif_receive_skb(skb);
+		if (pacer_mirred_may_nest_same_dev())
+			netif_receive_skb(skb);
+		else
+			netif_rx(skb);
 	} else {
 		dev_queue_xmit(skb);
 	}

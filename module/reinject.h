@@ -11,6 +11,7 @@ struct net_device;
 struct sk_buff;
 
 bool pacer_reinject_prepare(struct net_device *pacer, struct sk_buff *skb);
+bool pacer_reinject_nests(const struct sk_buff *skb);
 void pacer_reinject(struct sk_buff *skb);
 
 #endif /* _PACER_REINJECT_H */

@@ -81,9 +81,8 @@ cat "$TRACEFS/trace" >"$TMPD/trace"
 show_class "class 1 over the run" C
 
 # The records, summed: packets, bytes, delayed, marked, not delayed (they
-# could leave on arrival: passed at once, or on 6.12, where a packet
-# taken at ingress is not sent on from the xmit, at the next poll), the
-# largest sojourn.
+# could leave on arrival: passed at once, or at the next poll when
+# something of their class was queued on their CPU), the largest sojourn.
 sums=$(awk '/ pacer_release: / {
 		for (i = 1; i <= NF; i++) {
 			split($i, kv, "=")
