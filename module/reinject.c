@@ -52,20 +52,6 @@ bool pacer_reinject_prepare(struct net_device *pacer, struct sk_buff *skb)
 }
 
 /**
- * pacer_reinject_nests() - whether re-injecting a packet runs the stack's
- *	receive path nested in the caller
- * @skb: the packet
- *
- * Return: true for a packet taken at ingress where tc mirred allows a
- * nested redirect to the same device; false where it goes through the
- * backlog, and for a packet taken at egress.
- */
-bool pacer_reinject_nests(const struct sk_buff *skb)
-{
-	return skb->from_ingress && pacer_mirred_may_nest_same_dev();
-}
-
-/**
  * pacer_reinject() - send a prepared packet on its way
  * @skb: the packet, from pacer_reinject_prepare()
  *
