@@ -244,7 +244,7 @@ const struct pacer_rule *pacer_rules_classify(const struct pacer_rules *rules,
  * @keys: its headers, from skb_flow_dissect_flow_keys()
  *
  * Context: RCU read side (the device's xmit).
- * Return: the class, or NULL while the device is being torn down.
+ * Return: the class.
  */
 struct pacer_class *pacer_classify(struct pacer_dev *pd,
 				   const struct sk_buff *skb,
@@ -254,19 +254,15 @@ struct pacer_class *pacer_classify(struct pacer_dev *pd,
 	struct pacer_class *cl;
 
 	if (r) {
-		cl = xa_load(&pd->classes, r->class_id);
-		/* Only a rule being deleted with its class can miss. */
-		if (likely(cl)) {
-			this_cpu_inc(*r->matches);
-			return cl;
-		}
+		this_cpu_inc(*r->matches);
+		return r->class;
 	}
 	if (skb->priority && TC_H_MIN(skb->priority)) {
 		cl = xa_load(&pd->classes, TC_H_MIN(skb->priority));
 		if (cl)
 			return cl;
 	}
-	return xa_load(&pd->classes, PACER_CLASS_DEFAULT);
+	return pd->default_class;
 }
 
 /**

@@ -12,6 +12,7 @@
 #include <linux/xarray.h>
 
 struct flow_keys;
+struct pacer_class;
 struct pacer_rule_entry;
 struct sk_buff;
 
@@ -29,6 +30,8 @@ struct sk_buff;
  * struct pacer_rule - one classification rule
  * @pref: evaluation order, unique per device
  * @class_id: class of a matching packet
+ * @class: that class, which cannot be deleted while a rule sends packets
+ *	to it; set when the rule is added
  * @match: PACER_MATCH_* criteria this rule has
  * @family: AF_INET or AF_INET6 when it has addresses
  * @src_plen: source prefix length
@@ -52,6 +55,7 @@ struct pacer_rule {
 	u32 pref;
 	u16 class_id;
 	u16 match;
+	struct pacer_class *class;
 	u8 family;
 	u8 src_plen;
 	u8 dst_plen;

@@ -161,8 +161,6 @@ static netdev_tx_t pacer_xmit(struct sk_buff *skb, struct net_device *dev)
 		goto flush;
 	skb_flow_dissect_flow_keys(skb, &keys, 0);
 	cl = pacer_classify(pd, skb, &keys);
-	if (unlikely(!cl))
-		goto flush;
 	here = this_cpu_ptr(pd->shapers);
 	if (pacer_class_enqueue(cl, skb, pacer_flow_hash(pd, &keys, cl->id),
 				here))
@@ -278,6 +276,7 @@ static int pacer_dev_init(struct net_device *dev)
 			      PACER_GFP));
 	if (err)
 		goto err_class;
+	pd->default_class = cl;
 	pd->nclasses = 1;
 	return 0;
 

@@ -1274,6 +1274,7 @@ static int pacer_nl_rule_new_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOSPC;
 		goto unlock;
 	}
+	rule->class = cl;
 	err = pacer_rules_insert(pd->rules, rule, info->extack);
 	if (err) {
 		if (err == -EEXIST)
@@ -1297,7 +1298,6 @@ static int pacer_nl_rule_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[PACER_RULE_A_MAX + 1];
 	struct net_device *dev;
 	struct pacer_rule *rule;
-	struct pacer_class *cl;
 	struct pacer_dev *pd;
 	int err;
 
@@ -1322,9 +1322,7 @@ static int pacer_nl_rule_del_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOENT;
 		goto out;
 	}
-	cl = xa_load(&pd->classes, rule->class_id);
-	if (!WARN_ON_ONCE(!cl))
-		cl->nrules--;
+	rule->class->nrules--;
 	err = pacer_nl_rule_reply(info, dev, rule, PACER_CMD_RULE_DEL);
 	pacer_rule_free(rule);
 out:

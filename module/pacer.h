@@ -224,6 +224,7 @@ struct pacer_rules;
  * @shapers: one per CPU
  * @flows: the flow table
  * @classes: classes by id; RCU readers, writers under RTNL
+ * @default_class: class 0, which lives as long as the device
  * @nclasses: entries in @classes, under RTNL
  * @classes_gen: changes whenever a class is added or deleted, so that a
  *	dump can tell it was interrupted; under RTNL
@@ -240,6 +241,7 @@ struct pacer_dev {
 	struct pacer_shaper __percpu *shapers;
 	struct pacer_flows *flows;
 	struct xarray classes;
+	struct pacer_class *default_class;
 	u32 nclasses;
 	u32 classes_gen;
 	u32 max_classes;
