@@ -62,13 +62,14 @@ void pacer_reinject(struct sk_buff *skb)
 	/* Our bookkeeping must not look like a qdisc's to whoever is next. */
 	memset(skb->cb, 0, sizeof(struct pacer_skb_cb));
 
-	if (skb->from_ingress) {
-		skb_pull_rcsum(skb, skb->mac_len);
-		if (pacer_mirred_may_nest_same_dev())
-			netif_receive_skb(skb);
-		else
-			netif_rx(skb);
-	} else {
+	if (!skb->from_ingress) {
 		dev_queue_xmit(skb);
+		return;
 	}
+	skb_pull_rcsum(skb, skb->mac_len);
+	/* The same answer pacer_class_may_pass() went by. */
+	if (pacer_reinject_nests(skb))
+		netif_receive_skb(skb);
+	else
+		netif_rx(skb);
 }
