@@ -299,7 +299,7 @@ static u32 pacer_flow_hash_wide(const struct pacer_dev *pd,
 		u8 pad;
 		u16 class_id;
 		u16 pad2;
-	} __aligned(SIPHASH_ALIGNMENT) tuple = {
+	} __aligned(HSIPHASH_ALIGNMENT) tuple = {
 		.ports = keys->ports.ports,
 		.n_proto = keys->basic.n_proto,
 		.ip_proto = keys->basic.ip_proto,
@@ -310,7 +310,7 @@ static u32 pacer_flow_hash_wide(const struct pacer_dev *pd,
 		tuple.src = keys->addrs.v6addrs.src;
 		tuple.dst = keys->addrs.v6addrs.dst;
 	}
-	return (u32)siphash(&tuple, sizeof(tuple), &pd->flow_key);
+	return hsiphash(&tuple, sizeof(tuple), &pd->flow_key);
 }
 
 /**
@@ -318,6 +318,10 @@ static u32 pacer_flow_hash_wide(const struct pacer_dev *pd,
  * @pd: the device, whose secret key makes the hash unpredictable
  * @keys: the packet's headers
  * @class_id: its class: the device's flow table holds every class's flows
+ *
+ * Keyed HalfSipHash, the kernel's hash for tables a remote sender must
+ * not be able to fill with collisions (on 64-bit, SipHash-1-3): its
+ * output stays inside pacer, so SipHash-2-4's margin buys nothing here.
  *
  * Addresses, protocol and ports only.  skb->hash and
  * the kernel's flow hash also take the IPv6 flow label, which TCP
@@ -334,11 +338,11 @@ u32 pacer_flow_hash(const struct pacer_dev *pd, const struct flow_keys *keys,
 	 * 48-byte tuple to clear and fill first.
 	 */
 	if (keys->control.addr_type == FLOW_DISSECTOR_KEY_IPV4_ADDRS)
-		return (u32)siphash_4u32((__force u32)keys->addrs.v4addrs.src,
-					 (__force u32)keys->addrs.v4addrs.dst,
-					 (__force u32)keys->ports.ports,
-					 keys->basic.ip_proto | class_id << 16,
-					 &pd->flow_key);
+		return hsiphash_4u32((__force u32)keys->addrs.v4addrs.src,
+				     (__force u32)keys->addrs.v4addrs.dst,
+				     (__force u32)keys->ports.ports,
+				     keys->basic.ip_proto | class_id << 16,
+				     &pd->flow_key);
 	return pacer_flow_hash_wide(pd, keys, class_id);
 }
 

@@ -250,7 +250,7 @@ struct pacer_dev {
 	struct pacer_rules *rules;
 	struct percpu_counter mem;
 	struct pacer_pcpu_stats __percpu *stats;
-	siphash_key_t flow_key;
+	hsiphash_key_t flow_key;
 };
 
 extern struct rtnl_link_ops pacer_link_ops;
