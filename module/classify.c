@@ -334,8 +334,8 @@ u32 pacer_flow_hash(const struct pacer_dev *pd, const struct flow_keys *keys,
 		    u16 class_id)
 {
 	/*
-	 * IPv4's tuple fits in four words: a third of the rounds, and no
-	 * 48-byte tuple to clear and fill first.
+	 * IPv4's tuple fits in four words: six rounds instead of the wide
+	 * tuple's ten, and no 48-byte tuple to clear and fill first.
 	 */
 	if (keys->control.addr_type == FLOW_DISSECTOR_KEY_IPV4_ADDRS)
 		return hsiphash_4u32((__force u32)keys->addrs.v4addrs.src,
