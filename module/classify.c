@@ -6,8 +6,8 @@
  * matches it; failing that, to the class that skb->priority names (its
  * minor number, as tc prints a classid), so "tc ... action skbedit
  * priority" can steer packets; failing that, to the default class 0.
- * Headers are read once per packet, by the kernel's flow dissector, in the
- * device's xmit: the same keys serve the rules and the flow hash.
+ * Headers are read once per packet, in the device's xmit (parse.c: the
+ * flow dissector's keys): the same keys serve the rules and the flow hash.
  *
  * Rules are grouped by shape: which of family, source prefix length,
  * destination prefix length and protocol they match on.  Within a shape

@@ -21,6 +21,7 @@
 #include "classify.h"
 #include "compat.h"
 #include "pacer.h"
+#include "parse.h"
 
 #if !IS_ENABLED(CONFIG_NET_REDIRECT)
 #error "pacer needs CONFIG_NET_REDIRECT: without it tc mirred does not mark redirected packets"
@@ -159,7 +160,7 @@ static netdev_tx_t pacer_xmit(struct sk_buff *skb, struct net_device *dev)
 	 */
 	if (unlikely(!netif_running(dev)))
 		goto flush;
-	skb_flow_dissect_flow_keys(skb, &keys, 0);
+	pacer_parse(skb, &keys);
 	cl = pacer_classify(pd, skb, &keys);
 	here = this_cpu_ptr(pd->shapers);
 	if (pacer_class_enqueue(cl, skb, pacer_flow_hash(pd, &keys, cl->id),

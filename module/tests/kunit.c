@@ -43,12 +43,14 @@
 #include <linux/tcp.h>
 #include <net/checksum.h>
 #include <net/dsfield.h>
+#include <net/flow_dissector.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
 
 #include "../compat.h"
 #include "../ecn.h"
 #include "../pacer.h"
+#include "../parse.h"
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
@@ -1041,6 +1043,212 @@ static void pacer_ecn_untouched(struct kunit *test)
 	}
 }
 
+/* ---- header parsing ---------------------------------------------------- */
+
+enum pacer_parse_kind {
+	PACER_PARSE_UDP4,		/* the common case, and its variants: */
+	PACER_PARSE_TCP4_OPTIONS,	/* an IP option: ports further in */
+	PACER_PARSE_TCP6,		/* with a flow label */
+	PACER_PARSE_UDP6,
+	PACER_PARSE_L3,			/* no link-layer header */
+	PACER_PARSE_PLAIN_LAST = PACER_PARSE_L3,
+	PACER_PARSE_FIRST_FRAG,		/* the rest: the flow dissector's */
+	PACER_PARSE_LATER_FRAG,
+	PACER_PARSE_ICMP4,
+	PACER_PARSE_IPIP,
+	PACER_PARSE_HOPOPTS6,
+	PACER_PARSE_SHORT_IHL,
+	PACER_PARSE_NO_PORTS,
+	PACER_PARSE_HW_VLAN,
+	PACER_PARSE_INBAND_VLAN,
+	PACER_PARSE_ARP,
+	PACER_PARSE_KINDS
+};
+
+static void pacer_put_ip4(struct sk_buff *skb, u8 proto, u16 frag_off,
+			  u8 ihl, u32 saddr)
+{
+	struct iphdr *iph = skb_put_zero(skb, ihl * 4);
+
+	iph->version = 4;
+	iph->ihl = ihl;
+	iph->tot_len = htons(ihl * 4 + 24);
+	iph->frag_off = htons(frag_off);
+	iph->ttl = 64;
+	iph->protocol = proto;
+	iph->saddr = htonl(saddr);
+	iph->daddr = htonl(0xc0a80102);
+	ip_send_check(iph);
+}
+
+static void pacer_put_ip6(struct sk_buff *skb, u8 nexthdr)
+{
+	struct ipv6hdr *ip6h = skb_put_zero(skb, sizeof(*ip6h));
+
+	ip6h->version = 6;
+	ip6h->flow_lbl[0] = 0x0a;
+	ip6h->flow_lbl[2] = 0x5c;
+	ip6h->nexthdr = nexthdr;
+	ip6h->payload_len = htons(24);
+	ip6h->hop_limit = 64;
+	ip6h->saddr.s6_addr32[0] = htonl(0x20010db8);
+	ip6h->saddr.s6_addr32[3] = htonl(1);
+	ip6h->daddr.s6_addr32[0] = htonl(0x20010db8);
+	ip6h->daddr.s6_addr32[3] = htonl(2);
+}
+
+/* Ports and a payload: the first 24 bytes of any transport header. */
+static void pacer_put_l4(struct sk_buff *skb)
+{
+	u8 *l4 = skb_put(skb, 24);
+
+	put_unaligned_be16(40000, l4);
+	put_unaligned_be16(5201, l4 + 2);
+	memset(l4 + 4, 0x5a, 20);
+}
+
+static struct sk_buff *pacer_parse_skb(struct kunit *test,
+				       struct net_device *dev,
+				       enum pacer_parse_kind kind)
+{
+	struct sk_buff *skb = pacer_test_skb(test);
+	__be16 proto = htons(ETH_P_IP);
+	int nhoff = ETH_HLEN;
+
+	switch (kind) {
+	case PACER_PARSE_TCP6:
+	case PACER_PARSE_UDP6:
+	case PACER_PARSE_HOPOPTS6:
+		proto = htons(ETH_P_IPV6);
+		break;
+	case PACER_PARSE_INBAND_VLAN:
+		proto = htons(ETH_P_8021Q);
+		break;
+	case PACER_PARSE_ARP:
+		proto = htons(ETH_P_ARP);
+		break;
+	case PACER_PARSE_L3:
+		nhoff = 0;
+		break;
+	default:
+		break;
+	}
+	if (nhoff)
+		pacer_put_eth(skb, proto);
+	if (kind == PACER_PARSE_INBAND_VLAN)
+		pacer_put_vlan(skb, 10, htons(ETH_P_IP));
+
+	switch (kind) {
+	case PACER_PARSE_UDP4:
+	case PACER_PARSE_L3:
+	case PACER_PARSE_HW_VLAN:
+	case PACER_PARSE_INBAND_VLAN:
+		pacer_put_ip4(skb, IPPROTO_UDP, IP_DF, 5, 0x0a000001);
+		break;
+	case PACER_PARSE_TCP4_OPTIONS:
+		pacer_put_ip4(skb, IPPROTO_TCP, 0, 6, 0x0a000001);
+		break;
+	case PACER_PARSE_TCP6:
+		pacer_put_ip6(skb, IPPROTO_TCP);
+		break;
+	case PACER_PARSE_UDP6:
+		pacer_put_ip6(skb, IPPROTO_UDP);
+		break;
+	case PACER_PARSE_FIRST_FRAG:
+		pacer_put_ip4(skb, IPPROTO_UDP, IP_MF, 5, 0x0a000001);
+		break;
+	case PACER_PARSE_LATER_FRAG:
+		pacer_put_ip4(skb, IPPROTO_UDP, 185, 5, 0x0a000001);
+		break;
+	case PACER_PARSE_ICMP4:
+		pacer_put_ip4(skb, IPPROTO_ICMP, 0, 5, 0x0a000001);
+		break;
+	case PACER_PARSE_IPIP:
+		pacer_put_ip4(skb, IPPROTO_IPIP, 0, 5, 0x0a000001);
+		pacer_put_ip4(skb, IPPROTO_UDP, 0, 5, 0x0a0000fe);
+		break;
+	case PACER_PARSE_HOPOPTS6:
+		pacer_put_ip6(skb, NEXTHDR_HOP);
+		/* Next header UDP, length 0 (8 bytes), PadN. */
+		memcpy(skb_put(skb, 8), "\x11\x00\x01\x04\x00\x00\x00\x00", 8);
+		break;
+	case PACER_PARSE_SHORT_IHL:
+		pacer_put_ip4(skb, IPPROTO_UDP, 0, 5, 0x0a000001);
+		((struct iphdr *)(skb->data + nhoff))->ihl = 4;
+		break;
+	case PACER_PARSE_NO_PORTS:
+		pacer_put_ip4(skb, IPPROTO_UDP, 0, 5, 0x0a000001);
+		break;
+	case PACER_PARSE_ARP:
+		memset(skb_put(skb, 28), 0x01, 28);
+		break;
+	default:
+		break;
+	}
+	if (kind != PACER_PARSE_NO_PORTS && kind != PACER_PARSE_ARP)
+		pacer_put_l4(skb);
+	if (kind == PACER_PARSE_HW_VLAN)
+		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), 10);
+
+	skb->dev = dev;
+	skb->protocol = proto;
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, nhoff);
+	return skb;
+}
+
+/*
+ * pacer reads TCP and UDP straight over IPv4 and IPv6 itself, and leaves
+ * everything else to the flow dissector; the keys are the dissector's
+ * either way, byte for byte, so that no rule and no flow hash can tell.
+ */
+static void pacer_parse_as_dissector(struct kunit *test)
+{
+	struct pacer_ecn_ctx *ctx = test->priv;
+	struct flow_keys want, got;
+	enum pacer_parse_kind kind;
+	struct sk_buff *skb;
+
+	for (kind = 0; kind < PACER_PARSE_KINDS; kind++) {
+		bool plain = kind <= PACER_PARSE_PLAIN_LAST;
+
+		skb = pacer_parse_skb(test, kind == PACER_PARSE_L3 ?
+					    ctx->l3 : ctx->ether, kind);
+		skb_flow_dissect_flow_keys(skb, &want, 0);
+		memset(&got, 0xff, sizeof(got));
+		KUNIT_EXPECT_EQ_MSG(test, pacer_parse_plain(skb, &got), plain,
+				    "kind %d", kind);
+		if (plain)
+			KUNIT_EXPECT_EQ_MSG(test,
+					    memcmp(&got, &want, sizeof(want)),
+					    0, "kind %d", kind);
+		memset(&got, 0xff, sizeof(got));
+		pacer_parse(skb, &got);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(&got, &want, sizeof(want)), 0,
+				    "kind %d", kind);
+		kfree_skb(skb);
+	}
+
+	/* What the plain reading found, spelled out for the common case. */
+	skb = pacer_parse_skb(test, ctx->ether, PACER_PARSE_TCP4_OPTIONS);
+	KUNIT_ASSERT_TRUE(test, pacer_parse_plain(skb, &got));
+	KUNIT_EXPECT_EQ(test, got.control.addr_type,
+			(u16)FLOW_DISSECTOR_KEY_IPV4_ADDRS);
+	KUNIT_EXPECT_EQ(test, got.control.thoff, (u16)(ETH_HLEN + 24));
+	KUNIT_EXPECT_EQ(test, ntohl(got.addrs.v4addrs.src), 0x0a000001U);
+	KUNIT_EXPECT_EQ(test, ntohl(got.addrs.v4addrs.dst), 0xc0a80102U);
+	KUNIT_EXPECT_EQ(test, ntohs(got.ports.src), 40000);
+	KUNIT_EXPECT_EQ(test, ntohs(got.ports.dst), 5201);
+	KUNIT_EXPECT_EQ(test, got.basic.ip_proto, (u8)IPPROTO_TCP);
+	kfree_skb(skb);
+
+	/* The tunnel's keys are the inner header's: the dissector's call. */
+	skb = pacer_parse_skb(test, ctx->ether, PACER_PARSE_IPIP);
+	pacer_parse(skb, &got);
+	KUNIT_EXPECT_EQ(test, ntohl(got.addrs.v4addrs.src), 0x0a0000feU);
+	kfree_skb(skb);
+}
+
 static struct kunit_case pacer_bucket_cases[] = {
 	KUNIT_CASE(pacer_bucket_conversions),
 	KUNIT_CASE(pacer_bucket_tokens),
@@ -1082,6 +1290,11 @@ static struct kunit_case pacer_ecn_cases[] = {
 	{}
 };
 
+static struct kunit_case pacer_parse_cases[] = {
+	KUNIT_CASE(pacer_parse_as_dissector),
+	{}
+};
+
 static struct kunit_suite pacer_bucket_suite = {
 	.name = "pacer_bucket",
 	.test_cases = pacer_bucket_cases,
@@ -1114,9 +1327,16 @@ static struct kunit_suite pacer_ecn_suite = {
 	.test_cases = pacer_ecn_cases,
 };
 
+static struct kunit_suite pacer_parse_suite = {
+	.name = "pacer_parse",
+	.init = pacer_ecn_init,
+	.exit = pacer_ecn_exit,
+	.test_cases = pacer_parse_cases,
+};
+
 kunit_test_suites(&pacer_bucket_suite, &pacer_signal_suite,
 		  &pacer_queue_suite, &pacer_hist_suite, &pacer_charge_suite,
-		  &pacer_ecn_suite);
+		  &pacer_ecn_suite, &pacer_parse_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests of pacer's arithmetic and header handling");
