@@ -28,8 +28,9 @@
 #include "testing.h"
 
 /*
- * The flow dissector runs a BPF program attached to the root namespace,
- * or else to the packet's own, instead of itself: then so must pacer.
+ * Where a BPF program is attached to the root namespace, or else to the
+ * packet's own, the flow dissector runs it instead of its own code: a
+ * packet there is left to the dissector, so that the program decides.
  */
 static bool pacer_parse_bpf_attached(const struct sk_buff *skb)
 {
