@@ -9,6 +9,8 @@
 #   IPv4 prefix   dst 10.0.14.2/31          ping 10.0.14.2     -> class 11
 #   IPv6 prefix   src 2001:db8:14::/64      ping 2001:db8:14::2 -> class 12
 #   ports         proto tcp dport 7000-7001 SYNs to .6:7000/7001 -> class 13
+#   ports, IPv6   the same rule             SYNs to [2001:db8:14::2]:7000/7001
+#                 -> class 13 (the /64 rule matches too; pref 20 wins)
 #   mark          mark 0x10/0xf0            ping 10.0.14.3     -> class 14
 #                 (tc skbedit mark 0x10 at vethB's ingress, before the
 #                 mirred; 10.0.14.3 is also in the /31: first match wins)
@@ -18,8 +20,8 @@
 #                 names class 22            ping 10.0.14.5     -> class 22
 #   default       nothing matches           ping 10.0.14.6     -> class 0
 # Then "rule show" lists the five rules in pref order with the class and
-# "matches" count (exactly N each), and after "rule del" of the /31 rule
-# its packets fall to class 0.
+# "matches" count (N each, 2N for the ports rule), and after "rule del"
+# of the /31 rule its packets fall to class 0.
 # IPv6 is on for the two veths only, with DAD and router solicitations
 # off and permanent neighbours; the test waits for the MLD reports of the
 # new addresses to pass before counting.
@@ -140,13 +142,13 @@ pings() {
 	[ "$got" = "$N" ] || _fail "ping $addr: $got of $N answered"
 }
 
-# syns: N TCP connection attempts to ports 7000 and 7001 of 10.0.14.6:
+# syns ADDR: N TCP connection attempts to ports 7000 and 7001 of ADDR:
 # one SYN each, refused by a RST.
 syns() {
 	local i=0
 
 	while [ "$i" -lt "$N" ]; do
-		timeout 5 ip netns exec "$NS_A" nc -w 2 10.0.14.6 $((7000 + i % 2)) \
+		timeout 5 ip netns exec "$NS_A" nc -w 2 "$1" $((7000 + i % 2)) \
 			</dev/null >/dev/null 2>&1 || true
 		i=$((i + 1))
 	done
@@ -154,7 +156,8 @@ syns() {
 
 case_ "IPv4 prefix (dst 10.0.14.2/31)" 11 pings 10.0.14.2
 case_ "IPv6 prefix (src 2001:db8:14::/64)" 12 pings 2001:db8:14::2 -6
-case_ "ports (proto tcp dport 7000-7001)" 13 syns
+case_ "ports (proto tcp dport 7000-7001)" 13 syns 10.0.14.6
+case_ "ports over IPv6 (the same rule, before the /64's)" 13 syns 2001:db8:14::2
 case_ "mark (skbedit mark 0x10, rule mark 0x10/0xf0)" 14 pings 10.0.14.3
 case_ "prio rule (skbedit priority 1:10, rule prio 1:10)" 15 pings 10.0.14.4
 case_ "priority, no rule (skbedit priority 1:16 -> class 0x16 = 22)" 22 pings 10.0.14.5
@@ -177,7 +180,7 @@ check_eq "the JSON is valid (jq)" "$(printf '%s\n' "$js" | jq -c .)" "$js"
 check_eq "rules listed" "$(reach pref | wc -w)" 5
 check_eq "prefs, in order" "$(reach pref)" "10 20 30 40 50"
 check_eq "classes" "$(reach class)" "14 13 15 12 11"
-check_eq "matches of each rule" "$(reach matches)" "$N $N $N $N $N"
+check_eq "matches of each rule" "$(reach matches)" "$N $((2 * N)) $N $N $N"
 check_eq "pref 50: dst" "$(rget 4.dst)" 10.0.14.2/31
 check_eq "pref 40: src" "$(rget 3.src)" 2001:db8:14::/64
 check_eq "pref 30: prio (0x10010)" "$(rget 2.prio)" 65552
