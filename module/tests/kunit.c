@@ -824,20 +824,35 @@ static void pacer_ecn_exit(struct kunit *test)
 	free_netdev(ctx->l3);
 }
 
-/* Append an IPv4 header with @tos (and a correct checksum) and a payload. */
-static void pacer_put_ipv4(struct sk_buff *skb, u8 tos)
+/*
+ * Append an IPv4 header of @ihl words from @saddr to 10.0.0.2, with a
+ * correct checksum, for @payload bytes the caller appends after it.
+ */
+static struct iphdr *pacer_put_ip4(struct sk_buff *skb, u8 proto,
+				   u16 frag_off, u8 ihl, u32 saddr,
+				   u16 payload)
 {
-	struct iphdr *iph = skb_put_zero(skb, sizeof(*iph));
+	struct iphdr *iph = skb_put_zero(skb, ihl * 4);
 
 	iph->version = 4;
-	iph->ihl = 5;
-	iph->tos = tos;
-	iph->tot_len = htons(sizeof(*iph) + 64);
-	iph->frag_off = htons(IP_DF);
+	iph->ihl = ihl;
+	iph->tot_len = htons(ihl * 4 + payload);
+	iph->frag_off = htons(frag_off);
 	iph->ttl = 64;
-	iph->protocol = IPPROTO_UDP;
-	iph->saddr = htonl(0x0a000001);
+	iph->protocol = proto;
+	iph->saddr = htonl(saddr);
 	iph->daddr = htonl(0x0a000002);
+	ip_send_check(iph);
+	return iph;
+}
+
+/* Append a UDP-over-IPv4 header with @tos and a 64-byte payload. */
+static void pacer_put_ipv4(struct sk_buff *skb, u8 tos)
+{
+	struct iphdr *iph = pacer_put_ip4(skb, IPPROTO_UDP, IP_DF, 5,
+					  0x0a000001, 64);
+
+	iph->tos = tos;
 	ip_send_check(iph);
 	memset(skb_put(skb, 64), 0xab, 64);
 }
@@ -1065,22 +1080,6 @@ enum pacer_parse_kind {
 	PACER_PARSE_KINDS
 };
 
-static void pacer_put_ip4(struct sk_buff *skb, u8 proto, u16 frag_off,
-			  u8 ihl, u32 saddr)
-{
-	struct iphdr *iph = skb_put_zero(skb, ihl * 4);
-
-	iph->version = 4;
-	iph->ihl = ihl;
-	iph->tot_len = htons(ihl * 4 + 24);
-	iph->frag_off = htons(frag_off);
-	iph->ttl = 64;
-	iph->protocol = proto;
-	iph->saddr = htonl(saddr);
-	iph->daddr = htonl(0xc0a80102);
-	ip_send_check(iph);
-}
-
 static void pacer_put_ip6(struct sk_buff *skb, u8 nexthdr)
 {
 	struct ipv6hdr *ip6h = skb_put_zero(skb, sizeof(*ip6h));
@@ -1143,10 +1142,10 @@ static struct sk_buff *pacer_parse_skb(struct kunit *test,
 	case PACER_PARSE_L3:
 	case PACER_PARSE_HW_VLAN:
 	case PACER_PARSE_INBAND_VLAN:
-		pacer_put_ip4(skb, IPPROTO_UDP, IP_DF, 5, 0x0a000001);
+		pacer_put_ip4(skb, IPPROTO_UDP, IP_DF, 5, 0x0a000001, 24);
 		break;
 	case PACER_PARSE_TCP4_OPTIONS:
-		pacer_put_ip4(skb, IPPROTO_TCP, 0, 6, 0x0a000001);
+		pacer_put_ip4(skb, IPPROTO_TCP, 0, 6, 0x0a000001, 24);
 		break;
 	case PACER_PARSE_TCP6:
 		pacer_put_ip6(skb, IPPROTO_TCP);
@@ -1155,17 +1154,17 @@ static struct sk_buff *pacer_parse_skb(struct kunit *test,
 		pacer_put_ip6(skb, IPPROTO_UDP);
 		break;
 	case PACER_PARSE_FIRST_FRAG:
-		pacer_put_ip4(skb, IPPROTO_UDP, IP_MF, 5, 0x0a000001);
+		pacer_put_ip4(skb, IPPROTO_UDP, IP_MF, 5, 0x0a000001, 24);
 		break;
 	case PACER_PARSE_LATER_FRAG:
-		pacer_put_ip4(skb, IPPROTO_UDP, 185, 5, 0x0a000001);
+		pacer_put_ip4(skb, IPPROTO_UDP, 185, 5, 0x0a000001, 24);
 		break;
 	case PACER_PARSE_ICMP4:
-		pacer_put_ip4(skb, IPPROTO_ICMP, 0, 5, 0x0a000001);
+		pacer_put_ip4(skb, IPPROTO_ICMP, 0, 5, 0x0a000001, 24);
 		break;
 	case PACER_PARSE_IPIP:
-		pacer_put_ip4(skb, IPPROTO_IPIP, 0, 5, 0x0a000001);
-		pacer_put_ip4(skb, IPPROTO_UDP, 0, 5, 0x0a0000fe);
+		pacer_put_ip4(skb, IPPROTO_IPIP, 0, 5, 0x0a000001, 20 + 24);
+		pacer_put_ip4(skb, IPPROTO_UDP, 0, 5, 0x0a0000fe, 24);
 		break;
 	case PACER_PARSE_HOPOPTS6:
 		pacer_put_ip6(skb, NEXTHDR_HOP);
@@ -1173,11 +1172,11 @@ static struct sk_buff *pacer_parse_skb(struct kunit *test,
 		memcpy(skb_put(skb, 8), "\x11\x00\x01\x04\x00\x00\x00\x00", 8);
 		break;
 	case PACER_PARSE_SHORT_IHL:
-		pacer_put_ip4(skb, IPPROTO_UDP, 0, 5, 0x0a000001);
+		pacer_put_ip4(skb, IPPROTO_UDP, 0, 5, 0x0a000001, 24);
 		((struct iphdr *)(skb->data + nhoff))->ihl = 4;
 		break;
 	case PACER_PARSE_NO_PORTS:
-		pacer_put_ip4(skb, IPPROTO_UDP, 0, 5, 0x0a000001);
+		pacer_put_ip4(skb, IPPROTO_UDP, 0, 5, 0x0a000001, 24);
 		break;
 	case PACER_PARSE_ARP:
 		memset(skb_put(skb, 28), 0x01, 28);
@@ -1236,7 +1235,7 @@ static void pacer_parse_as_dissector(struct kunit *test)
 			(u16)FLOW_DISSECTOR_KEY_IPV4_ADDRS);
 	KUNIT_EXPECT_EQ(test, got.control.thoff, (u16)(ETH_HLEN + 24));
 	KUNIT_EXPECT_EQ(test, ntohl(got.addrs.v4addrs.src), 0x0a000001U);
-	KUNIT_EXPECT_EQ(test, ntohl(got.addrs.v4addrs.dst), 0xc0a80102U);
+	KUNIT_EXPECT_EQ(test, ntohl(got.addrs.v4addrs.dst), 0x0a000002U);
 	KUNIT_EXPECT_EQ(test, ntohs(got.ports.src), 40000);
 	KUNIT_EXPECT_EQ(test, ntohs(got.ports.dst), 5201);
 	KUNIT_EXPECT_EQ(test, got.basic.ip_proto, (u8)IPPROTO_TCP);
