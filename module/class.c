@@ -559,28 +559,27 @@ static void pacer_class_unqueue(struct pacer_class_cpu *cc, struct sk_buff *skb)
 }
 
 /**
- * pacer_charge_len() - what the buckets are charged for a packet
+ * pacer_charge_segments() - pacer_charge_len() of a GSO packet
  * @skb: the packet, data at its link-layer header
  * @cfg: its class's configuration (overhead, mpu)
  *
- * Its length at the device, plus the headers of every segment a GSO
- * packet will become, each segment adjusted by overhead and raised to mpu
- * (as qdisc_pkt_len_init and the size tables do it).  The segments are
- * never more than the kernel makes of one packet (GSO_MAX_SEGS), and a
- * header longer than any the stack builds is not believed: what the
- * packet is on the wire bounds its charge, whatever its metadata says.
+ * Its length at the device, plus the headers of every segment it will
+ * become, each segment adjusted as pacer_charge_adjust() does.  The
+ * segments are never more than the kernel makes of one packet
+ * (GSO_MAX_SEGS), and a header longer than any the stack builds is not
+ * believed: what the packet is on the wire bounds its charge, whatever
+ * its metadata says.
  *
  * Return: bytes, at least 1.
  */
-u32 pacer_charge_len(const struct sk_buff *skb,
-		     const struct pacer_class_cfg *cfg)
+u32 pacer_charge_segments(const struct sk_buff *skb,
+			  const struct pacer_class_cfg *cfg)
 {
 	const struct skb_shared_info *shinfo = skb_shinfo(skb);
 	u32 segs = 1;
 	u64 len = skb->len;
-	s64 charge;
 
-	if (shinfo->gso_size && skb_transport_header_was_set(skb) &&
+	if (skb_transport_header_was_set(skb) &&
 	    skb_mac_header_was_set(skb) &&
 	    skb_transport_header(skb) >= skb_mac_header(skb)) {
 		u32 hdr_len = skb_transport_header(skb) - skb_mac_header(skb);
@@ -603,12 +602,9 @@ u32 pacer_charge_len(const struct sk_buff *skb,
 			len += (u64)(segs - 1) * hdr_len;
 		}
 	}
-
-	charge = (s64)len + (s64)segs * cfg->overhead;
-	charge = max_t(s64, charge, (s64)segs * cfg->mpu);
-	return clamp_t(s64, charge, 1, U32_MAX);
+	return pacer_charge_adjust(len, segs, cfg);
 }
-EXPORT_SYMBOL_IF_KUNIT(pacer_charge_len);
+EXPORT_SYMBOL_IF_KUNIT(pacer_charge_segments);
 
 /* The clock, read at most once per packet: *@now is 0 until then. */
 static u64 pacer_now(u64 *now)

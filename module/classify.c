@@ -224,9 +224,9 @@ static bool pacer_rule_match_rest(const struct pacer_rule *r,
  * Context: RCU read side.
  * Return: the rule, or NULL if none matches.
  */
-const struct pacer_rule *pacer_rules_classify(const struct pacer_rules *rules,
-					      const struct sk_buff *skb,
-					      const struct flow_keys *keys)
+static const struct pacer_rule *
+pacer_rules_classify(const struct pacer_rules *rules, const struct sk_buff *skb,
+		     const struct flow_keys *keys)
 {
 	const struct pacer_rule *best = NULL;
 	const struct pacer_shape *sh;

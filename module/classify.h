@@ -104,9 +104,6 @@ struct pacer_rules {
 
 struct pacer_rules *pacer_rules_create(void);
 void pacer_rules_destroy(struct pacer_rules *rules);
-const struct pacer_rule *pacer_rules_classify(const struct pacer_rules *rules,
-					      const struct sk_buff *skb,
-					      const struct flow_keys *keys);
 struct pacer_rule *pacer_rule_alloc(void);
 void pacer_rule_free(struct pacer_rule *rule);
 u64 pacer_rule_matches(const struct pacer_rule *rule);

@@ -304,11 +304,43 @@ void pacer_class_read(struct pacer_class *cl, struct pacer_class_cfg *cfg,
 void pacer_class_reset_stats(struct pacer_class *cl);
 u32 pacer_class_burst(struct pacer_class *cl);
 u32 pacer_class_limit(struct pacer_class *cl);
-u32 pacer_charge_len(const struct sk_buff *skb,
-		     const struct pacer_class_cfg *cfg);
+u32 pacer_charge_segments(const struct sk_buff *skb,
+			  const struct pacer_class_cfg *cfg);
 enum skb_drop_reason pacer_skb_drop_reason(enum pacer_drop_reason reason);
 void pacer_drop_classless(struct pacer_dev *pd, struct sk_buff *skb,
 			  enum pacer_drop_reason reason);
+
+/*
+ * @len bytes in @segs frames on the wire: each frame adjusted by the
+ * class's overhead and raised to its mpu, as qdisc_pkt_len_init() and the
+ * size tables do it.
+ */
+static inline u32 pacer_charge_adjust(u64 len, u32 segs,
+				      const struct pacer_class_cfg *cfg)
+{
+	s64 charge = (s64)len + (s64)segs * cfg->overhead;
+
+	charge = max_t(s64, charge, (s64)segs * cfg->mpu);
+	return clamp_t(s64, charge, 1, U32_MAX);
+}
+
+/**
+ * pacer_charge_len() - what the buckets are charged for a packet
+ * @skb: the packet, data at its link-layer header
+ * @cfg: its class's configuration (overhead, mpu)
+ *
+ * Inline for the packet that is one frame, as most are; a GSO packet is
+ * charged as its segments (pacer_charge_segments()).
+ *
+ * Return: bytes, at least 1.
+ */
+static inline u32 pacer_charge_len(const struct sk_buff *skb,
+				   const struct pacer_class_cfg *cfg)
+{
+	if (skb_shinfo(skb)->gso_size)
+		return pacer_charge_segments(skb, cfg);
+	return pacer_charge_adjust(skb->len, 1, cfg);
+}
 
 /* classify.c */
 struct flow_keys;

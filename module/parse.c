@@ -119,17 +119,3 @@ bool pacer_parse_plain(const struct sk_buff *skb, struct flow_keys *keys)
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(pacer_parse_plain);
-
-/**
- * pacer_parse() - read a packet's headers for classification and its flow
- * @skb: the packet
- * @keys: filled as skb_flow_dissect_flow_keys(@skb, @keys, 0) fills them
- *
- * Context: RCU read side (the device's xmit).
- */
-void pacer_parse(const struct sk_buff *skb, struct flow_keys *keys)
-{
-	if (!pacer_parse_plain(skb, keys))
-		skb_flow_dissect_flow_keys(skb, keys, 0);
-}
-EXPORT_SYMBOL_IF_KUNIT(pacer_parse);

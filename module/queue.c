@@ -48,49 +48,6 @@ void pacer_flow_init(struct pacer_flow *flow)
 }
 EXPORT_SYMBOL_IF_KUNIT(pacer_flow_init);
 
-/*
- * The flow leaves the queue's lists, and anyone may claim it now - unless
- * packets of it are still on their way out (pacer_flow_sending()): then
- * pacer_flows_sent() lets it go once they are.
- */
-static void pacer_flow_let_go(struct pacer_flow *flow)
-{
-	list_del_init(&flow->node);
-	if (!list_empty(&flow->send_node))
-		return;
-	flow->hashes = 0;
-	/* Pairs with the claim's cmpxchg: the flow is empty and unlinked. */
-	smp_store_release(&flow->owner, NULL);
-}
-
-/**
- * pacer_flow_unclaim() - give back a flow that holds nothing: claimed for
- *	packets that were all dropped before they got in, or whose last
- *	packets were re-injected (pacer_flow_sent())
- * @flow: the flow, claimed by the caller's queue
- */
-void pacer_flow_unclaim(struct pacer_flow *flow)
-{
-	if (list_empty(&flow->node) && !flow->head)
-		pacer_flow_let_go(flow);
-}
-
-/**
- * pacer_flow_sending() - a packet of the flow left its queue and is about
- *	to be re-injected, after the shaper's lock is dropped
- * @flow: the flow
- * @sending: the shaper's list of such flows
- *
- * Until pacer_flows_sent(), the flow keeps its owner even if it empties:
- * a packet of it arriving on another CPU meanwhile joins it here, and
- * leaves after the ones on their way, not before.
- */
-void pacer_flow_sending(struct pacer_flow *flow, struct list_head *sending)
-{
-	if (list_empty(&flow->send_node))
-		list_add_tail(&flow->send_node, sending);
-}
-
 /**
  * pacer_flows_sent() - the packets taken from these flows were
  *	re-injected: let go of the flows that have nothing left
@@ -104,20 +61,6 @@ void pacer_flows_sent(struct list_head *sending)
 
 	list_for_each_entry_safe(flow, tmp, sending, send_node)
 		pacer_flow_sent(flow);
-}
-
-/**
- * pacer_flow_sent() - the packets taken from one flow were re-injected
- * @flow: the flow, on a list of flows being sent; taken off it, and let
- *	go of if it has nothing left
- *
- * Context: the lock of the shaper whose queue owns @flow held.
- */
-void pacer_flow_sent(struct pacer_flow *flow)
-{
-	list_del_init(&flow->send_node);
-	/* Unless a packet that joined meanwhile put it back on a list. */
-	pacer_flow_unclaim(flow);
 }
 
 /**

@@ -12,6 +12,7 @@
 #include <linux/list.h>
 #include <linux/skbuff.h>
 #include <linux/types.h>
+#include <asm/barrier.h>
 
 /**
  * struct pacer_skb_cb - what pacer remembers of a packet while it waits
@@ -179,10 +180,7 @@ struct pacer_signal {
 
 void pacer_queue_init(struct pacer_queue *q, u32 quantum);
 void pacer_flow_init(struct pacer_flow *flow);
-void pacer_flow_unclaim(struct pacer_flow *flow);
-void pacer_flow_sending(struct pacer_flow *flow, struct list_head *sending);
 void pacer_flows_sent(struct list_head *sending);
-void pacer_flow_sent(struct pacer_flow *flow);
 void pacer_queue_add(struct pacer_queue *q, struct pacer_flow *flow,
 		     struct sk_buff *skb, u32 class_id);
 struct sk_buff *pacer_queue_peek(struct pacer_queue *q,
@@ -198,5 +196,65 @@ bool pacer_flow_should_signal(struct pacer_flow *flow,
 			      bool by_loss);
 void pacer_flow_signalled(struct pacer_flow *flow,
 			  const struct pacer_signal *p, u64 sojourn, u64 now);
+
+/* ---- a flow's ownership: asked and changed per packet, so inline ---- */
+
+/*
+ * The flow leaves the queue's lists, and anyone may claim it now - unless
+ * packets of it are still on their way out (pacer_flow_sending()): then
+ * pacer_flows_sent() lets it go once they are.
+ */
+static inline void pacer_flow_let_go(struct pacer_flow *flow)
+{
+	list_del_init(&flow->node);
+	if (!list_empty(&flow->send_node))
+		return;
+	flow->hashes = 0;
+	/* Pairs with the claim's cmpxchg: the flow is empty and unlinked. */
+	smp_store_release(&flow->owner, NULL);
+}
+
+/**
+ * pacer_flow_unclaim() - give back a flow that holds nothing: claimed for
+ *	packets that were all dropped before they got in, or whose last
+ *	packets were re-injected (pacer_flow_sent())
+ * @flow: the flow, claimed by the caller's queue
+ */
+static inline void pacer_flow_unclaim(struct pacer_flow *flow)
+{
+	if (list_empty(&flow->node) && !flow->head)
+		pacer_flow_let_go(flow);
+}
+
+/**
+ * pacer_flow_sending() - a packet of the flow left its queue and is about
+ *	to be re-injected, after the shaper's lock is dropped
+ * @flow: the flow
+ * @sending: the shaper's list of such flows
+ *
+ * Until pacer_flows_sent(), the flow keeps its owner even if it empties:
+ * a packet of it arriving on another CPU meanwhile joins it here, and
+ * leaves after the ones on their way, not before.
+ */
+static inline void pacer_flow_sending(struct pacer_flow *flow,
+				      struct list_head *sending)
+{
+	if (list_empty(&flow->send_node))
+		list_add_tail(&flow->send_node, sending);
+}
+
+/**
+ * pacer_flow_sent() - the packets taken from one flow were re-injected
+ * @flow: the flow, on a list of flows being sent; taken off it, and let
+ *	go of if it has nothing left
+ *
+ * Context: the lock of the shaper whose queue owns @flow held.
+ */
+static inline void pacer_flow_sent(struct pacer_flow *flow)
+{
+	list_del_init(&flow->send_node);
+	/* Unless a packet that joined meanwhile put it back on a list. */
+	pacer_flow_unclaim(flow);
+}
 
 #endif /* _PACER_QUEUE_H */
