@@ -560,7 +560,8 @@ static void pacer_class_unqueue(struct pacer_class_cpu *cc, struct sk_buff *skb)
 
 /**
  * pacer_charge_segments() - pacer_charge_len() of a GSO packet
- * @skb: the packet, data at its link-layer header
+ * @skb: the packet, data at its link-layer header; its gso_size is not 0
+ *	(pacer_charge_len() asks), since the segments are counted by it
  * @cfg: its class's configuration (overhead, mpu)
  *
  * Its length at the device, plus the headers of every segment it will
