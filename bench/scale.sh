@@ -20,6 +20,12 @@
 # Workloads (all methods rate 10 Gbit/s: never the bottleneck, except fit):
 #   tcp      iperf3 1 and 4 flows, TCP_SECS, the 4 flows spread on both CPUs
 #   pps      pktgen 60-byte frames flat out from 1 and 2 CPUs, PPS_SECS
+#   sock     the same frames from a UDP socket per CPU (udp_flood): pktgen
+#            holds a reference to each packet while the receive path it
+#            sets off runs, so a method that delivers at once has the
+#            receiver's IP layer clone every one (ip_rcv's share check),
+#            and one that defers delivery to another CPU does not; a
+#            socket's packets, as a NIC's, are nobody else's
 #   rules    pktgen from 1 CPU through pacer with 1, 100, 10,000 and
 #            100,000 /32 rules (one class per rule up to 10,000), the
 #            traffic matching the last rule
@@ -64,6 +70,8 @@ fi
 METHODS="none ifb htb tbf pacer"
 
 require iperf3 tc nstat pacerctl awk taskset jq
+UDP_FLOOD=$SELFTESTS/udp_flood
+[ -x "$UDP_FLOOD" ] || die "no $UDP_FLOOD: make -C selftests udp_flood on the host"
 
 S_ADDR=10.0.20.1
 R_ADDR=10.0.20.2
@@ -190,6 +198,27 @@ pktgen_rate() {
 	FLOOD_PPS=$(((in1 - in0) * 1000 / (t1 - t0)))
 }
 
+# sock_rate N: FLOOD_PPS as pktgen_rate's, from udp_flood on CPUs 0 ..
+# N-1, each from a source port of its own (a flow per CPU, as pktgen's).
+sock_rate() {
+	local n=$1 c pids='' p in0 in1 t0 t1
+
+	for c in $(seq 0 $((n - 1))); do
+		bg ip netns exec "$NS_S" "$UDP_FLOOD" "$c" $((40009 + c)) \
+			"$R_ADDR" 9 $((PPS_SECS + 2))
+		pids="$pids $BGPID"
+	done
+	sleep 1
+	in0=$(ip_in) t0=$(now_ms)
+	sleep "$PPS_SECS"
+	in1=$(ip_in) t1=$(now_ms)
+	for p in $pids; do
+		wait_exit "$p" 30 || die "udp_flood did not end"
+		[ "$EXIT_STATUS" = 0 ] || die "udp_flood failed (status $EXIT_STATUS)"
+	done
+	FLOOD_PPS=$(((in1 - in0) * 1000 / (t1 - t0)))
+}
+
 # tcp_rate FLOWS SECS: TCP_BPS, the receiver's goodput of FLOWS flows
 # (seconds 1 to SECS), flow i from the CPU i mod 2.
 tcp_rate() {
@@ -238,6 +267,16 @@ run_pps() {
 	method_off
 	emit pps "$m" "${cpus}cpu" "$round" "$FLOOD_PPS" pkt/s
 	log "# round $round: pktgen from $cpus CPU(s), $m: $FLOOD_PPS pkt/s"
+}
+
+run_sock() {
+	local m=$1 cpus=$2 round=$3
+
+	method_on "$m" 10gbit
+	sock_rate "$cpus"
+	method_off
+	emit sock "$m" "${cpus}cpu" "$round" "$FLOOD_PPS" pkt/s
+	log "# round $round: udp_flood from $cpus CPU(s), $m: $FLOOD_PPS pkt/s"
 }
 
 run_rules() {
@@ -306,6 +345,9 @@ for round in $(seq 1 "$ROUNDS"); do
 		pktgen_threads "$cpus"
 		for m in $METHODS pacer-default; do
 			run_pps "$m" "$cpus" "$round"
+		done
+		for m in $METHODS; do
+			run_sock "$m" "$cpus" "$round"
 		done
 	done
 	pktgen_threads 1

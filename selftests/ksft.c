@@ -2,10 +2,12 @@
 /*
  * TAP 13 output and exit statuses of the compiled selftests: see ksft.h.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ksft.h"
 
@@ -86,4 +88,25 @@ void ksft_exit_skip(const char *fmt, ...)
 	va_end(ap);
 	putchar('\n');
 	exit(KSFT_SKIP);
+}
+
+long ksft_arg(const char *s, const char *what, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < min || v > max)
+		ksft_fatal(0, "%s: \"%s\" is not a number from %ld to %ld",
+			   what, s, min, max);
+	return v;
+}
+
+long long ksft_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }

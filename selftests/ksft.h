@@ -31,6 +31,15 @@ int ksft_finish(void);
 void ksft_fatal(int err, const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 2, 3)));
 
+/*
+ * The number @s, from @min to @max; else ksft_fatal() naming @what (an
+ * argument's name), the bad value and what is allowed.
+ */
+long ksft_arg(const char *s, const char *what, long min, long max);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+long long ksft_now_ns(void);
+
 /* Exit KSFT_SKIP with an empty plan: nothing here to test. */
 void ksft_exit_skip(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));

@@ -20,27 +20,6 @@
 
 #include "ksft.h"
 
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static long arg(const char *s, const char *what, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v < min || v > max)
-		ksft_fatal(0, "%s: \"%s\" is not a number from %ld to %ld",
-			   what, s, min, max);
-	return v;
-}
-
 int main(int argc, char **argv)
 {
 	struct sched_param sp = { .sched_priority = 50 };
@@ -51,10 +30,10 @@ int main(int argc, char **argv)
 	ksft_init("stall");
 	if (argc != 5)
 		ksft_fatal(0, "usage: stall CPU ON_MS PERIOD_MS SECS");
-	cpu = arg(argv[1], "CPU", 0, CPU_SETSIZE - 1);
-	period_ms = arg(argv[3], "PERIOD_MS", 1, 10000);
-	on_ms = arg(argv[2], "ON_MS", 0, period_ms);
-	secs = arg(argv[4], "SECS", 1, 3600);
+	cpu = ksft_arg(argv[1], "CPU", 0, CPU_SETSIZE - 1);
+	period_ms = ksft_arg(argv[3], "PERIOD_MS", 1, 10000);
+	on_ms = ksft_arg(argv[2], "ON_MS", 0, period_ms);
+	secs = ksft_arg(argv[4], "SECS", 1, 3600);
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
@@ -63,16 +42,16 @@ int main(int argc, char **argv)
 	if (sched_setscheduler(0, SCHED_FIFO, &sp))
 		ksft_fatal(errno, "sched_setscheduler SCHED_FIFO 50");
 
-	start = now_ns();
+	start = ksft_now_ns();
 	end = start + secs * 1000000000LL;
 	for (slice = start; slice < end; slice += period_ms * 1000000LL) {
-		long long t = now_ns(), until = slice + on_ms * 1000000LL;
+		long long t = ksft_now_ns(), until = slice + on_ms * 1000000LL;
 		struct timespec next;
 
 		if (t < until) {
-			while (now_ns() < until)
+			while (ksft_now_ns() < until)
 				;
-			spun += now_ns() - t;
+			spun += ksft_now_ns() - t;
 			stalls++;
 		}
 		next.tv_sec = (slice + period_ms * 1000000LL) / 1000000000LL;
