@@ -182,41 +182,44 @@ pktgen_threads() {
 	done
 }
 
-# pktgen_rate: FLOOD_PPS, what arrived at R's IP layer per second over
-# PPS_SECS, after a second of warm-up, pktgen flat out.
-pktgen_rate() {
-	local in0 in1 t0 t1 gen
+# flood_window: FLOOD_PPS, what arrived at R's IP layer per second over
+# PPS_SECS, after a second of warm-up, a flood just started.
+flood_window() {
+	local in0 in1 t0 t1
 
-	bg ip netns exec "$NS_S" sh -c 'echo start >/proc/net/pktgen/pgctrl'
-	gen=$BGPID
 	sleep 1
 	in0=$(ip_in) t0=$(now_ms)
 	sleep "$PPS_SECS"
 	in1=$(ip_in) t1=$(now_ms)
-	ip netns exec "$NS_S" sh -c 'echo stop >/proc/net/pktgen/pgctrl' || true
-	wait_exit "$gen" 20 || die "pktgen did not stop"
 	FLOOD_PPS=$(((in1 - in0) * 1000 / (t1 - t0)))
 }
 
-# sock_rate N: FLOOD_PPS as pktgen_rate's, from udp_flood on CPUs 0 ..
-# N-1, each from a source port of its own (a flow per CPU, as pktgen's).
+# pktgen_rate: FLOOD_PPS (flood_window) with pktgen flat out.
+pktgen_rate() {
+	local gen
+
+	bg ip netns exec "$NS_S" sh -c 'echo start >/proc/net/pktgen/pgctrl'
+	gen=$BGPID
+	flood_window
+	ip netns exec "$NS_S" sh -c 'echo stop >/proc/net/pktgen/pgctrl' || true
+	wait_exit "$gen" 20 || die "pktgen did not stop"
+}
+
+# sock_rate N: FLOOD_PPS (flood_window) from udp_flood on CPUs 0 .. N-1,
+# each from a source port of its own (a flow per CPU, as pktgen's).
 sock_rate() {
-	local n=$1 c pids='' p in0 in1 t0 t1
+	local n=$1 c pids='' p
 
 	for c in $(seq 0 $((n - 1))); do
 		bg ip netns exec "$NS_S" "$UDP_FLOOD" "$c" $((40009 + c)) \
 			"$R_ADDR" 9 $((PPS_SECS + 2))
 		pids="$pids $BGPID"
 	done
-	sleep 1
-	in0=$(ip_in) t0=$(now_ms)
-	sleep "$PPS_SECS"
-	in1=$(ip_in) t1=$(now_ms)
+	flood_window
 	for p in $pids; do
 		wait_exit "$p" 30 || die "udp_flood did not end"
 		[ "$EXIT_STATUS" = 0 ] || die "udp_flood failed (status $EXIT_STATUS)"
 	done
-	FLOOD_PPS=$(((in1 - in0) * 1000 / (t1 - t0)))
 }
 
 # tcp_rate FLOWS SECS: TCP_BPS, the receiver's goodput of FLOWS flows
