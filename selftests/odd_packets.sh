@@ -42,8 +42,9 @@
 # except correct CE marks, and the Not-ECT flow's signals, which are
 # losses (drops.congestion: every frame lost is one of those, no other
 # is dropped); marks must happen (ecn_marked > 0, and at least one in
-# each "must" category), and each mark the class counted is a correct CE
-# on a frame that arrived.
+# each "must" category: four flows each, see flow_port() in
+# odd_frames.c), and each mark the class counted is a correct CE on a
+# frame that arrived.
 #
 #   +------ NS_A ------+        +------------------ NS_B ------------------+
 #   | odd_frames send  |        | vethB: ingress matchall --> pacer0       |
