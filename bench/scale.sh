@@ -11,14 +11,20 @@
 #   +------- NS_S (sender) -------+        +--------- NS_R (receiver) ---------+
 #   | iperf3 -c (pinned CPU 0/1)  |        | vethR 10.0.20.2   iperf3 -s       |
 #   | pktgen kpktgend_0, _1       |------->|  ingress --> none | ifb0 (fq_codel,|
-#   | vethS 10.0.20.1             |        |  htb, tbf) | pacer0               |
+#   | vethS 10.0.20.1             |        |  htb, tbf, cake) | pacer0         |
+#   | (tcp-rtt: netem RTT/2)      |        | (tcp-rtt: netem RTT/2 on egress)  |
 #   +-----------------------------+        +-----------------------------------+
 #
 # Over veth a packet is received on the CPU that sent it: a sender pinned
-# to CPU 1, or pktgen's thread on CPU 1, makes traffic arrive there.
+# to CPU 1, or pktgen's thread on CPU 1, makes traffic arrive there.  With
+# netem it arrives where netem's queue lets it go: on the CPU whose timer
+# or send found it due, either of the two.
 #
 # Workloads (all methods rate 10 Gbit/s: never the bottleneck, except fit):
 #   tcp      iperf3 1 and 4 flows, TCP_SECS, the 4 flows spread on both CPUs
+#   tcp-rtt  the same at a round trip of RTT_MS: netem on both veths' egress
+#            (half each way, so the ACKs wait too), RTT_SECS, the sockets'
+#            buffers room for the rate at that round trip
 #   pps      pktgen 60-byte frames flat out from 1 and 2 CPUs, PPS_SECS
 #   sock     the same frames from a UDP socket per CPU (udp_flood): pktgen
 #            holds a reference to each packet while the receive path it
@@ -30,7 +36,7 @@
 #            100,000 /32 rules (one class per rule up to 10,000), the
 #            traffic matching the last rule
 #   fit      one TCP flow through a class at 80 % of what the path carried
-#            unshaped (pacer, htb, tbf): the share of rate x 1448/1514;
+#            unshaped (pacer, htb, tbf, cake): the share of rate x 1448/1514;
 #            and the same flow unshaped (none) in the same round, as a
 #            share of that rate: below 100, the path itself could not
 #            carry the rate then (TCG's speed varies), and no shaper can
@@ -59,6 +65,8 @@ is_uint "$ROUNDS" && [ "$ROUNDS" -ge 1 ] ||
 	die "--rounds wants a count >= 1, not \"$ROUNDS\""
 
 TCP_SECS=5
+RTT_MS=40
+RTT_SECS=8
 PPS_SECS=3
 FIT_SECS=8
 RULE_COUNTS="1 100 10000 100000"
@@ -67,7 +75,7 @@ if [ "$QUICK" = 1 ]; then
 	RULE_COUNTS="1 100 1000"
 	MEM_CLASSES=1000
 fi
-METHODS="none ifb htb tbf pacer"
+METHODS="none ifb htb tbf cake pacer"
 
 require iperf3 tc nstat pacerctl awk taskset jq
 UDP_FLOOD=$SELFTESTS/udp_flood
@@ -120,6 +128,7 @@ method_on() {
 		tc -n "$NS_R" qdisc add dev ifb0 parent 1:1 fq_codel
 		;;
 	tbf) ifb_with tbf rate "$rate" burst "$burst" latency 100ms ;;
+	cake) ifb_with cake bandwidth "$rate" ingress ;;
 	pacer-default)
 		pacer_add "$NS_R" pacer0
 		redirect_ingress "$NS_R" vethR pacer0
@@ -246,20 +255,42 @@ tcp_rate() {
 	TCP_BPS=$total
 }
 
+# rtt_on MS: netem delays each veth's egress by half of MS; the sockets
+# may hold what 2 Gbit/s has in flight in MS, more than TCG carries (at
+# 40 ms, 10 MB: Debian's defaults, 4 MB to send and 6 MB to receive,
+# would hold one flow to about 1 Gbit/s, and the window, not the method,
+# would set the figure).
+rtt_on() {
+	local d=$(($1 / 2)) room=$((250000 * $1))
+
+	tc -n "$NS_S" qdisc add dev vethS root netem delay "${d}ms" limit 100000
+	tc -n "$NS_R" qdisc add dev vethR root netem delay "${d}ms" limit 100000
+	ns_sysctl "$NS_S" net/ipv4/tcp_wmem "4096 16384 $((room * 2))"
+	ns_sysctl "$NS_R" net/ipv4/tcp_rmem "4096 131072 $((room * 2))"
+}
+
+rtt_off() {
+	tc -n "$NS_S" qdisc del dev vethS root
+	tc -n "$NS_R" qdisc del dev vethR root
+}
+
 kmem() {
 	awk '/^(Slab|Percpu):/ { s += $2 } END { print s }' /proc/meminfo
 }
 
 # ------------------------------------------------------------- workloads
 
+# run_tcp METHOD FLOWS ROUND [RTT_MS]: workload tcp, or tcp-rtt with
+# RTT_MS (the netem of rtt_on in place).
 run_tcp() {
-	local m=$1 flows=$2 round=$3
+	local m=$1 flows=$2 round=$3 rtt=${4:-0} w=tcp secs=$TCP_SECS
 
+	[ "$rtt" = 0 ] || { w=tcp-rtt; secs=$RTT_SECS; }
 	method_on "$m" 10gbit
-	tcp_rate "$flows" "$TCP_SECS"
+	tcp_rate "$flows" "$secs"
 	method_off
-	emit tcp "$m" "${flows}flows" "$round" "$TCP_BPS" bit/s
-	log "# round $round: tcp $flows flow(s), $m: $((TCP_BPS / 1000000)) Mbit/s"
+	emit "$w" "$m" "${flows}flows" "$round" "$TCP_BPS" bit/s
+	log "# round $round: $w $flows flow(s)$([ "$rtt" = 0 ] || echo " at $rtt ms"), $m: $((TCP_BPS / 1000000)) Mbit/s"
 }
 
 run_pps() {
@@ -344,6 +375,13 @@ for round in $(seq 1 "$ROUNDS"); do
 			run_tcp "$m" "$flows" "$round"
 		done
 	done
+	rtt_on "$RTT_MS"
+	for flows in 1 4; do
+		for m in $METHODS; do
+			run_tcp "$m" "$flows" "$round" "$RTT_MS"
+		done
+	done
+	rtt_off
 	for cpus in 1 2; do
 		pktgen_threads "$cpus"
 		for m in $METHODS pacer-default; do
@@ -357,7 +395,7 @@ for round in $(seq 1 "$ROUNDS"); do
 	for n in $RULE_COUNTS; do
 		run_rules "$n" "$round"
 	done
-	for m in none pacer htb tbf; do
+	for m in none pacer htb tbf cake; do
 		run_fit "$m" "$FIT_MBIT" "$round"
 	done
 done
