@@ -34,7 +34,8 @@
 #            socket's packets, as a NIC's, are nobody else's
 #   rules    pktgen from 1 CPU through pacer with 1, 100, 10,000 and
 #            100,000 /32 rules (one class per rule up to 10,000), the
-#            traffic matching the last rule
+#            traffic matching the last rule; and through plain ifb just
+#            before them (variant 0)
 #   fit      one TCP flow through a class at 80 % of what the path carried
 #            unshaped (pacer, htb, tbf, cake): the share of rate x 1448/1514;
 #            and the same flow unshaped (none) in the same round, as a
@@ -326,6 +327,16 @@ run_rules() {
 	log "# round $round: pktgen through $n rules: $FLOOD_PPS pkt/s (set up in $((t1 - t0)) ms)"
 }
 
+# run_rules_ifb ROUND: the same flood through plain ifb, just before the
+# rule counts: their ratio to ifb, from figures a few seconds apart.
+run_rules_ifb() {
+	method_on ifb 10gbit
+	pktgen_rate
+	method_off
+	emit rules ifb 0 "$1" "$FLOOD_PPS" pkt/s
+	log "# round $1: pktgen through ifb, beside the rules: $FLOOD_PPS pkt/s"
+}
+
 run_fit() {
 	local m=$1 mbit=$2 round=$3 share
 
@@ -392,6 +403,7 @@ for round in $(seq 1 "$ROUNDS"); do
 		done
 	done
 	pktgen_threads 1
+	run_rules_ifb "$round"
 	for n in $RULE_COUNTS; do
 		run_rules "$n" "$round"
 	done
