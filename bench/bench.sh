@@ -385,14 +385,8 @@ emit() {
 # ------------------------------------------------------------- netem
 
 set_rtt() {
-	local d=$(($1 / 2))
-
-	tc -n "$NS_S" qdisc del dev vethS root 2>/dev/null || true
-	tc -n "$NS_R" qdisc del dev vethR root 2>/dev/null || true
-	[ "$1" = 0 ] && return 0
-	tc -n "$NS_S" qdisc add dev vethS root netem delay "${d}ms" limit 10000
-	tc -n "$NS_R" qdisc add dev vethR root netem delay "${d}ms" limit 10000 \
-		${RTT_SLOT:-}
+	# shellcheck disable=SC2086 # RTT_SLOT is netem's words, split
+	netem_rtt "$1" 10000 ${RTT_SLOT:-}
 }
 
 # idle_ping: IDLE_P50 IDLE_P99 with nothing else running, from as many

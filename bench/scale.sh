@@ -263,10 +263,9 @@ tcp_rate() {
 # would set the figure).  rtt_off puts the defaults back, so that every
 # other workload runs with them in every round.
 rtt_on() {
-	local d=$(($1 / 2)) room=$((250000 * $1))
+	local room=$((250000 * $1))
 
-	tc -n "$NS_S" qdisc add dev vethS root netem delay "${d}ms" limit 100000
-	tc -n "$NS_R" qdisc add dev vethR root netem delay "${d}ms" limit 100000
+	netem_rtt "$1" 100000
 	WMEM_DEFAULT=$(ip netns exec "$NS_S" cat /proc/sys/net/ipv4/tcp_wmem)
 	RMEM_DEFAULT=$(ip netns exec "$NS_R" cat /proc/sys/net/ipv4/tcp_rmem)
 	ns_sysctl "$NS_S" net/ipv4/tcp_wmem "4096 16384 $((room * 2))"
@@ -274,8 +273,7 @@ rtt_on() {
 }
 
 rtt_off() {
-	tc -n "$NS_S" qdisc del dev vethS root
-	tc -n "$NS_R" qdisc del dev vethR root
+	netem_rtt 0 0
 	ns_sysctl "$NS_S" net/ipv4/tcp_wmem "$WMEM_DEFAULT"
 	ns_sysctl "$NS_R" net/ipv4/tcp_rmem "$RMEM_DEFAULT"
 }
