@@ -11,7 +11,7 @@
 #   +------- NS_S (sender) -------+        +--------- NS_R (receiver) ---------+
 #   | iperf3 -c (pinned CPU 0/1)  |        | vethR 10.0.20.2   iperf3 -s       |
 #   | pktgen kpktgend_0, _1       |------->|  ingress --> none | ifb0 (fq_codel,|
-#   | vethS 10.0.20.1             |        |  htb, tbf, cake) | pacer0         |
+#   | vethS 10.0.20.1             |        |  ifb-mq, htb, tbf, cake) | pacer0 |
 #   | (tcp-rtt: netem RTT/2)      |        | (tcp-rtt: netem RTT/2 on egress)  |
 #   +-----------------------------+        +-----------------------------------+
 #
@@ -19,6 +19,11 @@
 # to CPU 1, or pktgen's thread on CPU 1, makes traffic arrive there.  With
 # netem it arrives where netem's queue lets it go: on the CPU whose timer
 # or send found it due, either of the two.
+#
+# ifb-mq is ifb with a transmit queue, an fq_codel and a tasklet per CPU,
+# each CPU's packets in its own (ifb_per_cpu): the per-CPU shape that
+# pacer's release has, where plain ifb's one tasklet delivers what both
+# CPUs redirected on whichever CPU it runs.
 #
 # Workloads (all methods rate 10 Gbit/s: never the bottleneck, except fit):
 #   tcp      iperf3 1 and 4 flows, TCP_SECS, the 4 flows spread on both CPUs
@@ -76,7 +81,7 @@ if [ "$QUICK" = 1 ]; then
 	RULE_COUNTS="1 100 1000"
 	MEM_CLASSES=1000
 fi
-METHODS="none ifb htb tbf cake pacer"
+METHODS="none ifb ifb-mq htb tbf cake pacer"
 
 require iperf3 tc nstat pacerctl awk taskset jq
 UDP_FLOOD=$SELFTESTS/udp_flood
@@ -124,6 +129,7 @@ method_on() {
 	case "$m" in
 	none) ;;
 	ifb) ifb_with fq_codel ;;
+	ifb-mq) ifb_per_cpu ;;
 	htb)
 		ifb_htb "$NS_R" vethR ifb0 "$rate" "$burst"
 		tc -n "$NS_R" qdisc add dev ifb0 parent 1:1 fq_codel
@@ -143,6 +149,29 @@ method_on() {
 		;;
 	*) die "unknown method $m" ;;
 	esac
+}
+
+# ifb_per_cpu: ifb0 in the shape of pacer's per-CPU release: a transmit
+# queue per CPU, each with its fq_codel and its tasklet, and XPS sending
+# what each CPU redirects to the queue of its own (plain ifb has one
+# queue, whose tasklet delivers, on whichever CPU it runs, what both CPUs
+# redirected; without XPS, mirred's packets would all take queue 0).
+ifb_per_cpu() {
+	local q
+
+	# One hex word of XPS mask per queue, written as such.
+	[ "$VCPUS" -le 32 ] || die "ifb-mq: XPS masks here go to 32 CPUs"
+	ip -n "$NS_R" link add ifb0 numtxqueues "$VCPUS" numrxqueues "$VCPUS" \
+		type ifb
+	ip -n "$NS_R" link set ifb0 txqueuelen 1000 up
+	tc -n "$NS_R" qdisc replace dev ifb0 root handle 1: mq
+	for q in $(seq 0 $((VCPUS - 1))); do
+		ip netns exec "$NS_R" sh -c "printf '%x' $((1 << q)) \
+			>/sys/class/net/ifb0/queues/tx-$q/xps_cpus" ||
+			die "ifb0: XPS for queue $q"
+		tc -n "$NS_R" qdisc add dev ifb0 parent "1:$((q + 1))" fq_codel
+	done
+	redirect_ingress "$NS_R" vethR ifb0
 }
 
 # rules_batch N RATE: a pacerctl batch of N /32 rules (sources 10.100.x.y
