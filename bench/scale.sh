@@ -155,9 +155,10 @@ method_on() {
 # queue per CPU, each with its fq_codel and its tasklet, and XPS sending
 # what each CPU redirects to the queue of its own (plain ifb has one
 # queue, whose tasklet delivers, on whichever CPU it runs, what both CPUs
-# redirected; without XPS, mirred's packets would all take queue 0).
+# redirected).  Left to itself, the stack picks ifb0's queue by a hash
+# or by the queue the packet was received on, not by the CPU: XPS does.
 ifb_per_cpu() {
-	local q
+	local q mask
 
 	# One hex word of XPS mask per queue, written as such.
 	[ "$VCPUS" -le 32 ] || die "ifb-mq: XPS masks here go to 32 CPUs"
@@ -170,8 +171,29 @@ ifb_per_cpu() {
 			>/sys/class/net/ifb0/queues/tx-$q/xps_cpus" ||
 			die "ifb0: XPS for queue $q"
 		tc -n "$NS_R" qdisc add dev ifb0 parent "1:$((q + 1))" fq_codel
+		mask=$(ip netns exec "$NS_R" \
+			cat "/sys/class/net/ifb0/queues/tx-$q/xps_cpus")
+		[ "$((0x$mask))" = $((1 << q)) ] ||
+			die "ifb0: queue $q's XPS mask is $mask, not CPU $q"
 	done
 	redirect_ingress "$NS_R" vethR ifb0
+}
+
+# ifb_mq_spread M CPUS: for M ifb-mq, what each of ifb0's queues carried
+# (logged); traffic that arrived on CPUS (2 or more) CPUs must have used
+# every queue, or the method was not per-CPU and its figure means nothing.
+ifb_mq_spread() {
+	local counts
+
+	[ "$1" = ifb-mq ] || return 0
+	counts=$(tc -n "$NS_R" -s qdisc show dev ifb0 | awk '
+		/^qdisc fq_codel/ { q = 1 }
+		q && /Sent/ { printf "%s ", $4; q = 0 }')
+	log "# ifb-mq: packets by queue: $counts"
+	[ "$2" -ge 2 ] || return 0
+	case " $counts" in
+	*" 0 "*) die "ifb-mq: a queue carried nothing ($counts): XPS did not keep the CPUs apart" ;;
+	esac
 }
 
 # rules_batch N RATE: a pacerctl batch of N /32 rules (sources 10.100.x.y
@@ -321,6 +343,8 @@ run_tcp() {
 	[ "$rtt" = 0 ] || { w=tcp-rtt; secs=$RTT_SECS; }
 	method_on "$m" 10gbit
 	tcp_rate "$flows" "$secs"
+	# Flows alternate between the CPUs; through netem, either may get any.
+	ifb_mq_spread "$m" $((rtt == 0 ? flows : 1))
 	method_off
 	emit "$w" "$m" "${flows}flows" "$round" "$TCP_BPS" bit/s
 	log "# round $round: $w $flows flow(s)$([ "$rtt" = 0 ] || echo " at $rtt ms"), $m: $((TCP_BPS / 1000000)) Mbit/s"
@@ -331,6 +355,7 @@ run_pps() {
 
 	method_on "$m" 10gbit
 	pktgen_rate
+	ifb_mq_spread "$m" "$cpus"
 	method_off
 	emit pps "$m" "${cpus}cpu" "$round" "$FLOOD_PPS" pkt/s
 	log "# round $round: pktgen from $cpus CPU(s), $m: $FLOOD_PPS pkt/s"
@@ -341,6 +366,7 @@ run_sock() {
 
 	method_on "$m" 10gbit
 	sock_rate "$cpus"
+	ifb_mq_spread "$m" "$cpus"
 	method_off
 	emit sock "$m" "${cpus}cpu" "$round" "$FLOOD_PPS" pkt/s
 	log "# round $round: udp_flood from $cpus CPU(s), $m: $FLOOD_PPS pkt/s"
