@@ -162,9 +162,7 @@ ifb_per_cpu() {
 
 	# One hex word of XPS mask per queue, written as such.
 	[ "$VCPUS" -le 32 ] || die "ifb-mq: XPS masks here go to 32 CPUs"
-	ip -n "$NS_R" link add ifb0 numtxqueues "$VCPUS" numrxqueues "$VCPUS" \
-		type ifb
-	ip -n "$NS_R" link set ifb0 txqueuelen 1000 up
+	ifb_add "$NS_R" ifb0 numtxqueues "$VCPUS" numrxqueues "$VCPUS"
 	tc -n "$NS_R" qdisc replace dev ifb0 root handle 1: mq
 	for q in $(seq 0 $((VCPUS - 1))); do
 		ip netns exec "$NS_R" sh -c "printf '%x' $((1 << q)) \
