@@ -5,7 +5,8 @@
 # method costs when it does not limit, with traffic arriving on one CPU
 # and on two, and what pacer's classes and rules cost at scale.  Every
 # workload runs every method in each round, methods interleaved, so a
-# slow second of TCG hits all of them alike.  Prints "csv: " rows and
+# slow second of TCG hits all of them alike; each round starts one method
+# further along the list, so that none always runs first or last.  Prints "csv: " rows and
 # "# " progress lines.
 #
 #   +------- NS_S (sender) -------+        +--------- NS_R (receiver) ---------+
@@ -427,6 +428,24 @@ run_mem() {
 	log "# $MEM_CLASSES idle classes with a rule each: $(((m1 - m0) / 1024)) MiB of kernel memory, $(((m1 - m0) * 1024 / MEM_CLASSES)) bytes a class"
 }
 
+# in_turn ROUND WORD...: the WORDs, starting at the ROUNDth (from 1,
+# wrapping round): a drift within a round then falls on every method in
+# turn, not always on the last.
+in_turn() {
+	local k=$((($1 - 1) % ($# - 1))) i=0 w first=''
+
+	shift
+	for w; do
+		if [ "$i" -lt "$k" ]; then
+			first="$first $w"
+		else
+			printf '%s ' "$w"
+		fi
+		i=$((i + 1))
+	done
+	echo "$first"
+}
+
 # ---------------------------------------------------------------- matrix
 
 run_mem
@@ -438,23 +457,23 @@ log "# fit: classes at $FIT_MBIT Mbit/s (80 % of $((CAPACITY_BPS / 1000000)))"
 
 for round in $(seq 1 "$ROUNDS"); do
 	for flows in 1 4; do
-		for m in $METHODS; do
+		for m in $(in_turn "$round" $METHODS); do
 			run_tcp "$m" "$flows" "$round"
 		done
 	done
 	rtt_on "$RTT_MS"
 	for flows in 1 4; do
-		for m in $METHODS; do
+		for m in $(in_turn "$round" $METHODS); do
 			run_tcp "$m" "$flows" "$round" "$RTT_MS"
 		done
 	done
 	rtt_off
 	for cpus in 1 2; do
 		pktgen_threads "$cpus"
-		for m in $METHODS pacer-default; do
+		for m in $(in_turn "$round" $METHODS pacer-default); do
 			run_pps "$m" "$cpus" "$round"
 		done
-		for m in $METHODS; do
+		for m in $(in_turn "$round" $METHODS); do
 			run_sock "$m" "$cpus" "$round"
 		done
 	done
@@ -463,7 +482,7 @@ for round in $(seq 1 "$ROUNDS"); do
 	for n in $RULE_COUNTS; do
 		run_rules "$n" "$round"
 	done
-	for m in none pacer htb tbf cake; do
+	for m in $(in_turn "$round" none pacer htb tbf cake); do
 		run_fit "$m" "$FIT_MBIT" "$round"
 	done
 done
