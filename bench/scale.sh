@@ -6,8 +6,8 @@
 # and on two, and what pacer's classes and rules cost at scale.  Every
 # workload runs every method in each round, methods interleaved, so a
 # slow second of TCG hits all of them alike; each round starts one method
-# further along the list, so that none always runs first or last.  Prints "csv: " rows and
-# "# " progress lines.
+# further along the list, so that none always runs first or last.  Prints
+# "csv: " rows and "# " progress lines.
 #
 #   +------- NS_S (sender) -------+        +--------- NS_R (receiver) ---------+
 #   | iperf3 -c (pinned CPU 0/1)  |        | vethR 10.0.20.2   iperf3 -s       |
@@ -432,18 +432,15 @@ run_mem() {
 # wrapping round): a drift within a round then falls on every method in
 # turn, not always on the last.
 in_turn() {
-	local k=$((($1 - 1) % ($# - 1))) i=0 w first=''
+	local k=$((($1 - 1) % ($# - 1)))
 
 	shift
-	for w; do
-		if [ "$i" -lt "$k" ]; then
-			first="$first $w"
-		else
-			printf '%s ' "$w"
-		fi
-		i=$((i + 1))
+	while [ "$k" -gt 0 ]; do
+		set -- "$@" "$1"
+		shift
+		k=$((k - 1))
 	done
-	echo "$first"
+	echo "$@"
 }
 
 # ---------------------------------------------------------------- matrix
