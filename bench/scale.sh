@@ -14,7 +14,11 @@
 #   | pktgen kpktgend_0, _1       |------->|  ingress --> none | ifb0 (fq_codel,|
 #   | vethS 10.0.20.1             |        |  ifb-mq, htb, tbf, cake) | pacer0 |
 #   | (tcp-rtt: netem RTT/2)      |        | (tcp-rtt: netem RTT/2 on egress)  |
-#   +-----------------------------+        +-----------------------------------+
+#   +-----------------------------+        | vethG 10.0.30.1 (tcp-fwd: routes) |
+#                                          +----------------|------------------+
+#                                          +--- NS_D --- vethD 10.0.30.2 ------+
+#                                          | iperf3 -s (tcp-fwd's receivers)   |
+#                                          +-----------------------------------+
 #
 # Over veth a packet is received on the CPU that sent it: a sender pinned
 # to CPU 1, or pktgen's thread on CPU 1, makes traffic arrive there.  With
@@ -28,6 +32,11 @@
 #
 # Workloads (all methods rate 10 Gbit/s: never the bottleneck, except fit):
 #   tcp      iperf3 1 and 4 flows, TCP_SECS, the 4 flows spread on both CPUs
+#   tcp-fwd  the same through a gateway: NS_R routes the flows on to NS_D,
+#            where their receivers are, as a gateway does with what it
+#            shapes; in tcp the receivers share the shaping host's CPUs,
+#            their wakeups depend on how the method batches its delivery,
+#            and the scheduler's placement of them moves the figures
 #   tcp-rtt  the same at a round trip of RTT_MS: netem on both veths' egress
 #            (half each way, so the ACKs wait too), RTT_SECS, the sockets'
 #            buffers room for the rate at that round trip
@@ -90,21 +99,28 @@ UDP_FLOOD=$SELFTESTS/udp_flood
 
 S_ADDR=10.0.20.1
 R_ADDR=10.0.20.2
+G_ADDR=10.0.30.1
+D_ADDR=10.0.30.2
 KVER=$(uname -r)
 VCPUS=$(grep -c '^processor' /proc/cpuinfo)
 [ "$VCPUS" -ge 2 ] || die "the scale bench wants 2 vCPUs or more, not $VCPUS"
 
 log "# scale: kernel $KVER, $VCPUS vCPUs, commit $COMMIT, $ROUNDS rounds"
 
-setup_ns NS_S NS_R
-no_tcp_metrics "$NS_S" "$NS_R"
+setup_ns NS_S NS_R NS_D
+no_tcp_metrics "$NS_S" "$NS_R" "$NS_D"
 load_pacer
 modprobe ifb numifbs=0
 modprobe pktgen
 veth_pair "$NS_S" vethS "$S_ADDR" "$NS_R" vethR "$R_ADDR"
+veth_pair "$NS_R" vethG "$G_ADDR" "$NS_D" vethD "$D_ADDR"
+ns_sysctl "$NS_R" net/ipv4/ip_forward 1
+ip -n "$NS_S" route add "$D_ADDR/32" via "$R_ADDR" dev vethS
+ip -n "$NS_D" route add "$S_ADDR/32" via "$G_ADDR" dev vethD
 # An iperf3 server serves one client at a time: one per flow.
 for IPERF_PORT in 5201 5202 5203 5204; do
 	jserver "$NS_R" "$R_ADDR"
+	jserver "$NS_D" "$D_ADDR"
 done
 IPERF_PORT=5201
 
@@ -282,14 +298,15 @@ sock_rate() {
 	done
 }
 
-# tcp_rate FLOWS SECS: TCP_BPS, the receiver's goodput of FLOWS flows
-# (seconds 1 to SECS), flow i from the CPU i mod 2.
+# tcp_rate FLOWS SECS [ADDR]: TCP_BPS, the receivers' goodput of FLOWS
+# flows to ADDR (R's by default; seconds 1 to SECS), flow i from the CPU
+# i mod 2.
 tcp_rate() {
-	local flows=$1 secs=$2 i pids='' p bps total=0
+	local flows=$1 secs=$2 to=${3:-$R_ADDR} i pids='' p bps total=0
 
 	for i in $(seq 0 $((flows - 1))); do
 		bg ip netns exec "$NS_S" taskset -c $((i % 2)) \
-			iperf3 -c "$R_ADDR" -p $((5201 + i)) -t "$secs" -J \
+			iperf3 -c "$to" -p $((5201 + i)) -t "$secs" -J \
 			--get-server-output >"$TMPD/tcp-$i.json" 2>&1
 		pids="$pids $BGPID"
 	done
@@ -334,19 +351,34 @@ kmem() {
 
 # ------------------------------------------------------------- workloads
 
-# run_tcp METHOD FLOWS ROUND [RTT_MS]: workload tcp, or tcp-rtt with
-# RTT_MS (the netem of rtt_on in place).
+# run_tcp METHOD FLOWS ROUND WORKLOAD: WORKLOAD tcp, tcp-fwd, or tcp-rtt
+# (at RTT_MS: the netem of rtt_on in place).
 run_tcp() {
-	local m=$1 flows=$2 round=$3 rtt=${4:-0} w=tcp secs=$TCP_SECS
+	local m=$1 flows=$2 round=$3 w=$4 secs=$TCP_SECS to=$R_ADDR spread=$2
+	local fwd0 fwd1 at=''
 
-	[ "$rtt" = 0 ] || { w=tcp-rtt; secs=$RTT_SECS; }
+	case "$w" in
+	tcp-fwd) to=$D_ADDR ;;
+	tcp-rtt)
+		secs=$RTT_SECS at=" at $RTT_MS ms"
+		# Through netem a packet arrives on either CPU.
+		spread=1
+		;;
+	esac
 	method_on "$m" 10gbit
-	tcp_rate "$flows" "$secs"
-	# Flows alternate between the CPUs; through netem, either may get any.
-	ifb_mq_spread "$m" $((rtt == 0 ? flows : 1))
+	fwd0=$(snmp_counter "$NS_R" IpForwDatagrams)
+	tcp_rate "$flows" "$secs" "$to"
+	fwd1=$(snmp_counter "$NS_R" IpForwDatagrams)
+	ifb_mq_spread "$m" "$spread"
 	method_off
+	# The premise of each: the flows went through R, ended there or not.
+	if [ "$w" = tcp-fwd ]; then
+		[ "$fwd1" -gt "$fwd0" ] || die "tcp-fwd, $m: R forwarded nothing"
+	else
+		[ "$fwd1" = "$fwd0" ] || die "$w, $m: R forwarded $((fwd1 - fwd0)) datagrams"
+	fi
 	emit "$w" "$m" "${flows}flows" "$round" "$TCP_BPS" bit/s
-	log "# round $round: $w $flows flow(s)$([ "$rtt" = 0 ] || echo " at $rtt ms"), $m: $((TCP_BPS / 1000000)) Mbit/s"
+	log "# round $round: $w $flows flow(s)$at, $m: $((TCP_BPS / 1000000)) Mbit/s"
 }
 
 run_pps() {
@@ -453,15 +485,17 @@ FIT_MBIT=$((CAPACITY_BPS * 8 / 10 / 1000000))
 log "# fit: classes at $FIT_MBIT Mbit/s (80 % of $((CAPACITY_BPS / 1000000)))"
 
 for round in $(seq 1 "$ROUNDS"); do
-	for flows in 1 4; do
-		for m in $(in_turn "$round" $METHODS); do
-			run_tcp "$m" "$flows" "$round"
+	for w in tcp tcp-fwd; do
+		for flows in 1 4; do
+			for m in $(in_turn "$round" $METHODS); do
+				run_tcp "$m" "$flows" "$round" "$w"
+			done
 		done
 	done
 	rtt_on "$RTT_MS"
 	for flows in 1 4; do
 		for m in $(in_turn "$round" $METHODS); do
-			run_tcp "$m" "$flows" "$round" "$RTT_MS"
+			run_tcp "$m" "$flows" "$round" tcp-rtt
 		done
 	done
 	rtt_off
