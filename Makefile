@@ -19,9 +19,9 @@
 #   make bench-rtt        2 vCPUs, 20 Mbit/s at RTT 10/40/80 ms (RTTS="40":
 #                         fewer), 1 and 4 flows, with and without ECN: the
 #                         loss/latency frontier (REPS=N rounds, default 3)
-#   make bench-scale      2 vCPUs, nothing limiting: TCP (also at 40 ms RTT),
-#                         pktgen from 1 and 2 CPUs, 1 to 100,000 rules,
-#                         memory per class
+#   make bench-scale      2 vCPUs, nothing limiting: TCP (also at 40 ms RTT
+#                         and forwarded), pktgen from 1 and 2 CPUs, 1 to
+#                         100,000 rules, memory per class
 #                         (REPS=N rounds, default 3; QUICK=1: fewer rules)
 #   make style            checkpatch --strict on the module and uapi header
 #   make sparse           the module under sparse (C=1; C=2 for all files)
