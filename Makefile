@@ -22,7 +22,8 @@
 #   make bench-scale      2 vCPUs, nothing limiting: TCP (also at 40 ms RTT
 #                         and forwarded), pktgen from 1 and 2 CPUs, 1 to
 #                         100,000 rules, memory per class
-#                         (REPS=N rounds, default 3; QUICK=1: fewer rules)
+#                         (REPS=N rounds, default 3; QUICK=1: fewer rules;
+#                         WORKLOADS=pps,sock: only those)
 #   make style            checkpatch --strict on the module and uapi header
 #   make sparse           the module under sparse (C=1; C=2 for all files)
 
@@ -135,6 +136,7 @@ bench-rtt:
 
 bench-scale:
 	bench/run --scale $(if $(QUICK),--quick) $(if $(REPS),--reps $(REPS)) \
+		$(if $(WORKLOADS),--workloads "$(WORKLOADS)") \
 		$(if $(NAME),--name $(NAME)) $(if $(OUT),--out $(OUT))
 
 clean:

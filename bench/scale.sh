@@ -59,26 +59,46 @@
 #   mem      kernel memory (Slab + Percpu) per idle class with its rule,
 #            10,000 of them
 #
-# Usage: scale.sh [--rounds N] [--commit ID] [--quick]
+# Usage: scale.sh [--rounds N] [--commit ID] [--quick] [--workloads W,...]
+# --workloads runs only the workloads named (default: all of them), for a
+# closer look at a few cells with more rounds in the same time.
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 SELFTESTS=${PACER_SELFTESTS:-$BENCH_DIR/../selftests}
 . "$SELFTESTS/lib.sh"
 . "$SELFTESTS/classlib.inc"
 . "$BENCH_DIR/methods.inc"
 
+ALL_WORKLOADS="tcp tcp-fwd tcp-rtt pps sock rules fit mem"
 ROUNDS=3
 COMMIT=unknown
 QUICK=0
+WORKLOADS=$ALL_WORKLOADS
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--rounds) ROUNDS=$2; shift 2 ;;
 	--commit) COMMIT=$2; shift 2 ;;
 	--quick) QUICK=1; shift ;;
-	*) die "usage: scale.sh [--rounds N] [--commit ID] [--quick]" ;;
+	--workloads) WORKLOADS=$(echo "$2" | tr , ' '); shift 2 ;;
+	*) die "usage: scale.sh [--rounds N] [--commit ID] [--quick] [--workloads W,...]" ;;
 	esac
 done
 is_uint "$ROUNDS" && [ "$ROUNDS" -ge 1 ] ||
 	die "--rounds wants a count >= 1, not \"$ROUNDS\""
+[ -n "$WORKLOADS" ] || die "--workloads wants at least one of: $ALL_WORKLOADS"
+for w in $WORKLOADS; do
+	case " $ALL_WORKLOADS " in
+	*" $w "*) ;;
+	*) die "--workloads: unknown workload \"$w\" (one of: $ALL_WORKLOADS)" ;;
+	esac
+done
+
+# wants WORKLOAD: whether this run measures it.
+wants() {
+	case " $WORKLOADS " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
 
 TCP_SECS=5
 RTT_MS=40
@@ -105,7 +125,7 @@ KVER=$(uname -r)
 VCPUS=$(grep -c '^processor' /proc/cpuinfo)
 [ "$VCPUS" -ge 2 ] || die "the scale bench wants 2 vCPUs or more, not $VCPUS"
 
-log "# scale: kernel $KVER, $VCPUS vCPUs, commit $COMMIT, $ROUNDS rounds"
+log "# scale: kernel $KVER, $VCPUS vCPUs, commit $COMMIT, $ROUNDS rounds: $WORKLOADS"
 
 setup_ns NS_S NS_R NS_D
 no_tcp_metrics "$NS_S" "$NS_R" "$NS_D"
@@ -477,44 +497,59 @@ in_turn() {
 
 # ---------------------------------------------------------------- matrix
 
-run_mem
+if wants mem; then
+	run_mem
+fi
 
-step "premise: what one flow gets unshaped"
-path_capacity "$NS_S" "$R_ADDR"
-FIT_MBIT=$((CAPACITY_BPS * 8 / 10 / 1000000))
-log "# fit: classes at $FIT_MBIT Mbit/s (80 % of $((CAPACITY_BPS / 1000000)))"
+if wants fit; then
+	step "premise: what one flow gets unshaped"
+	path_capacity "$NS_S" "$R_ADDR"
+	FIT_MBIT=$((CAPACITY_BPS * 8 / 10 / 1000000))
+	log "# fit: classes at $FIT_MBIT Mbit/s (80 % of $((CAPACITY_BPS / 1000000)))"
+fi
 
 for round in $(seq 1 "$ROUNDS"); do
 	for w in tcp tcp-fwd; do
+		wants "$w" || continue
 		for flows in 1 4; do
 			for m in $(in_turn "$round" $METHODS); do
 				run_tcp "$m" "$flows" "$round" "$w"
 			done
 		done
 	done
-	rtt_on "$RTT_MS"
-	for flows in 1 4; do
-		for m in $(in_turn "$round" $METHODS); do
-			run_tcp "$m" "$flows" "$round" tcp-rtt
+	if wants tcp-rtt; then
+		rtt_on "$RTT_MS"
+		for flows in 1 4; do
+			for m in $(in_turn "$round" $METHODS); do
+				run_tcp "$m" "$flows" "$round" tcp-rtt
+			done
 		done
-	done
-	rtt_off
+		rtt_off
+	fi
 	for cpus in 1 2; do
-		pktgen_threads "$cpus"
-		for m in $(in_turn "$round" $METHODS pacer-default); do
-			run_pps "$m" "$cpus" "$round"
+		if wants pps; then
+			pktgen_threads "$cpus"
+			for m in $(in_turn "$round" $METHODS pacer-default); do
+				run_pps "$m" "$cpus" "$round"
+			done
+		fi
+		if wants sock; then
+			for m in $(in_turn "$round" $METHODS); do
+				run_sock "$m" "$cpus" "$round"
+			done
+		fi
+	done
+	if wants rules; then
+		pktgen_threads 1
+		run_rules_ifb "$round"
+		for n in $RULE_COUNTS; do
+			run_rules "$n" "$round"
 		done
-		for m in $(in_turn "$round" $METHODS); do
-			run_sock "$m" "$cpus" "$round"
+	fi
+	if wants fit; then
+		for m in $(in_turn "$round" none pacer htb tbf cake); do
+			run_fit "$m" "$FIT_MBIT" "$round"
 		done
-	done
-	pktgen_threads 1
-	run_rules_ifb "$round"
-	for n in $RULE_COUNTS; do
-		run_rules "$n" "$round"
-	done
-	for m in $(in_turn "$round" none pacer htb tbf cake); do
-		run_fit "$m" "$FIT_MBIT" "$round"
-	done
+	fi
 done
 log "# scale: done"
