@@ -6,6 +6,7 @@
  * (as sch_tbf does), so refilling is a subtraction of timestamps and only
  * the conversion of a packet's length needs a division.
  */
+#include <linux/compiler.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/time64.h>
@@ -80,15 +81,15 @@ void pacer_bucket_config(struct pacer_bucket *b, u64 rate, u32 burst, u64 now)
 	u64 old_rate = b->rate;
 
 	b->rate = rate;
-	b->due = 0;
+	WRITE_ONCE(b->due, 0);
 	if (!rate)
 		return;
-	b->depth = pacer_len_to_ns(rate, burst);
+	WRITE_ONCE(b->depth, pacer_len_to_ns(rate, burst));
 	if (!old_rate) {
-		b->tokens = b->depth;
+		WRITE_ONCE(b->tokens, b->depth);
 		b->t_c = now;
 	} else if (b->tokens > b->depth) {
-		b->tokens = b->depth;
+		WRITE_ONCE(b->tokens, b->depth);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(pacer_bucket_config);
@@ -121,18 +122,19 @@ u64 pacer_bucket_ready(struct pacer_bucket *b, u32 len, u64 now, bool waited)
 		return now;
 	if (waited && b->due && now > b->due) {
 		cap += min_t(u64, now - b->due, PACER_BUCKET_LATE_MAX_NS);
-		b->due = 0;
+		WRITE_ONCE(b->due, 0);
 	}
 	if (now > b->t_c) {
 		/* Never below what it has: lateness made up stays. */
-		b->tokens = max(b->tokens,
-				min_t(s64, cap, b->tokens + (s64)(now - b->t_c)));
+		WRITE_ONCE(b->tokens,
+			   max(b->tokens, min_t(s64, cap,
+						b->tokens + (s64)(now - b->t_c))));
 		b->t_c = now;
 	}
 	need = min_t(s64, pacer_len_to_ns(b->rate, len), b->depth);
 	if (b->tokens >= need)
 		return now;
-	b->due = now + (need - b->tokens);
+	WRITE_ONCE(b->due, now + (need - b->tokens));
 	return b->due;
 }
 EXPORT_SYMBOL_IF_KUNIT(pacer_bucket_ready);
@@ -146,11 +148,28 @@ EXPORT_SYMBOL_IF_KUNIT(pacer_bucket_ready);
  */
 void pacer_bucket_idle(struct pacer_bucket *b)
 {
-	b->due = 0;
+	WRITE_ONCE(b->due, 0);
 	if (b->rate && b->tokens > b->depth)
-		b->tokens = b->depth;
+		WRITE_ONCE(b->tokens, b->depth);
 }
 EXPORT_SYMBOL_IF_KUNIT(pacer_bucket_idle);
+
+/**
+ * pacer_bucket_owes() - whether pacer_bucket_idle() has anything to forget
+ * @b: the bucket
+ *
+ * May be asked without the lock its owner keeps it under (the writers
+ * store with WRITE_ONCE()): a bucket that never ran short of tokens then
+ * goes idle without its cache line being written.
+ *
+ * Return: true if a packet was told to wait since the bucket was last
+ * idle, or it keeps tokens past its depth.
+ */
+bool pacer_bucket_owes(const struct pacer_bucket *b)
+{
+	return READ_ONCE(b->due) || READ_ONCE(b->tokens) > READ_ONCE(b->depth);
+}
+EXPORT_SYMBOL_IF_KUNIT(pacer_bucket_owes);
 
 /**
  * pacer_bucket_avail() - bytes the bucket's tokens pay for now
@@ -174,6 +193,7 @@ EXPORT_SYMBOL_IF_KUNIT(pacer_bucket_avail);
 void pacer_bucket_charge(struct pacer_bucket *b, u32 len)
 {
 	if (b->rate)
-		b->tokens -= pacer_len_to_ns(b->rate, len);
+		WRITE_ONCE(b->tokens,
+			   b->tokens - pacer_len_to_ns(b->rate, len));
 }
 EXPORT_SYMBOL_IF_KUNIT(pacer_bucket_charge);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pacer: token-bucket arithmetic.  No skb, no netlink, no locking: the
- * caller owns the bucket (under its class lock).
+ * caller owns the bucket (under its class lock); only pacer_bucket_owes()
+ * may look without owning it.
  */
 #ifndef _PACER_BUCKET_H
 #define _PACER_BUCKET_H
@@ -32,6 +33,7 @@ u64 pacer_ns_to_len(u64 rate, u64 ns);
 void pacer_bucket_config(struct pacer_bucket *b, u64 rate, u32 burst, u64 now);
 u64 pacer_bucket_ready(struct pacer_bucket *b, u32 len, u64 now, bool waited);
 void pacer_bucket_idle(struct pacer_bucket *b);
+bool pacer_bucket_owes(const struct pacer_bucket *b);
 u32 pacer_bucket_avail(const struct pacer_bucket *b);
 void pacer_bucket_charge(struct pacer_bucket *b, u32 len);
 

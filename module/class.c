@@ -553,6 +553,12 @@ static void pacer_class_free_dropped(struct sk_buff *list)
 /* A packet left @cc's queue: it holds no class backlog or device memory. */
 static void pacer_class_unqueue(struct pacer_class_cpu *cc, struct sk_buff *skb)
 {
+	/*
+	 * What this CPU did to the buckets while the packet was queued is
+	 * seen by a CPU that then finds the class empty (pairs with the
+	 * acquire in pacer_class_dequeue()): see pacer_class_idle().
+	 */
+	smp_mb__before_atomic();
 	atomic64_sub(skb->len, &cc->cl->backlog);
 	percpu_counter_add_batch(&cc->cl->pd->mem, -(s64)skb->truesize,
 				 PACER_MEM_BATCH);
@@ -1049,9 +1055,16 @@ static bool pacer_class_signal(struct pacer_class_cpu *cc,
 	return false;
 }
 
-/* Nothing of @cl is queued on any CPU: its buckets owe nobody lateness. */
+/*
+ * Nothing of @cl is queued on any CPU: its buckets owe nobody lateness.
+ * A class whose CPUs never ran short of tokens has none to forget: its
+ * CPUs, which empty their queues at nearly every poll when the class is
+ * not the bottleneck, then leave the class's shared cache line alone.
+ */
 static void pacer_class_idle(struct pacer_class *cl)
 {
+	if (!pacer_bucket_owes(&cl->bucket))
+		return;
 	spin_lock(&cl->lock);
 	pacer_bucket_idle(&cl->bucket);
 	spin_unlock(&cl->lock);
@@ -1127,7 +1140,7 @@ int pacer_class_dequeue(struct pacer_class_cpu *cc, u64 now, int budget,
 		pacer_queue_release(&cc->queue);
 	write_seqcount_end(&cc->seq);
 	/* An unlimited class owes no lateness: no lock for it per poll. */
-	if (*idle && p->cfg.rate && !atomic64_read(&cc->cl->backlog))
+	if (*idle && p->cfg.rate && !atomic64_read_acquire(&cc->cl->backlog))
 		pacer_class_idle(cc->cl);
 
 	pacer_class_free_dropped(gone);

@@ -168,9 +168,12 @@ static void pacer_bucket_late(struct kunit *test)
 
 	frame_ns = pacer_len_to_ns(RATE_10MBIT, 1514);
 	pacer_bucket_config(&b, RATE_10MBIT, burst, now);
+	KUNIT_EXPECT_FALSE(test, pacer_bucket_owes(&b));
 	pacer_bucket_charge(&b, burst);
 	due = pacer_bucket_ready(&b, 1514, now, false);
 	KUNIT_EXPECT_EQ(test, due - now, frame_ns);
+	/* A packet was told to wait: going idle has that to forget. */
+	KUNIT_EXPECT_TRUE(test, pacer_bucket_owes(&b));
 
 	/* Released 20 ms late: the depth plus the 20 ms. */
 	now = due + 20 * NSEC_PER_MSEC;
@@ -182,9 +185,11 @@ static void pacer_bucket_late(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, 1514, now + 1, false),
 			now + 1);
 	KUNIT_EXPECT_EQ(test, b.tokens, (s64)(20 * NSEC_PER_MSEC));
+	KUNIT_EXPECT_TRUE(test, pacer_bucket_owes(&b));
 	/* Gone once the class is idle. */
 	pacer_bucket_idle(&b);
 	KUNIT_EXPECT_EQ(test, b.tokens, b.depth);
+	KUNIT_EXPECT_FALSE(test, pacer_bucket_owes(&b));
 
 	/* Late by a second: the depth and 50 ms, no more. */
 	pacer_bucket_charge(&b, burst);
@@ -201,12 +206,13 @@ static void pacer_bucket_late(struct kunit *test)
 	pacer_bucket_ready(&b, 1514, now, false);
 	KUNIT_EXPECT_EQ(test, b.tokens, b.depth);
 
-	/* Nobody told to wait: the depth only. */
+	/* Nobody told to wait: the depth only, and nothing to forget. */
 	pacer_bucket_idle(&b);
 	pacer_bucket_charge(&b, burst);
 	now += NSEC_PER_SEC;
 	pacer_bucket_ready(&b, 1514, now, true);
 	KUNIT_EXPECT_EQ(test, b.tokens, b.depth);
+	KUNIT_EXPECT_FALSE(test, pacer_bucket_owes(&b));
 }
 
 /* ---- one signal per episode ------------------------------------------- */
