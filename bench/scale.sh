@@ -85,19 +85,23 @@ done
 is_uint "$ROUNDS" && [ "$ROUNDS" -ge 1 ] ||
 	die "--rounds wants a count >= 1, not \"$ROUNDS\""
 [ -n "$WORKLOADS" ] || die "--workloads wants at least one of: $ALL_WORKLOADS"
-for w in $WORKLOADS; do
-	case " $ALL_WORKLOADS " in
-	*" $w "*) ;;
-	*) die "--workloads: unknown workload \"$w\" (one of: $ALL_WORKLOADS)" ;;
+
+# has_word WORD LIST: whether WORD is one of LIST's words.
+has_word() {
+	case " $2 " in
+	*" $1 "*) return 0 ;;
 	esac
+	return 1
+}
+
+for w in $WORKLOADS; do
+	has_word "$w" "$ALL_WORKLOADS" ||
+		die "--workloads: unknown workload \"$w\" (one of: $ALL_WORKLOADS)"
 done
 
 # wants WORKLOAD: whether this run measures it.
 wants() {
-	case " $WORKLOADS " in
-	*" $1 "*) return 0 ;;
-	esac
-	return 1
+	has_word "$1" "$WORKLOADS"
 }
 
 TCP_SECS=5
