@@ -461,12 +461,21 @@ run_fit_capacity() {
 }
 
 # run_fit METHOD MBIT ROUND: the flow through a class at MBIT, as a share
-# of MBIT x 1448/1514.
+# of MBIT x 1448/1514.  For pacer also the share of the flow's packets
+# that waited in the class (fit-queued): near 100 the class was the
+# bottleneck; far below it the sender could not keep a queue, the guest's
+# CPU (busy to 99 % then) held the flow back, and the round says nothing
+# about shaping.
 run_fit() {
 	local m=$1 mbit=$2 round=$3 share
 
 	method_on "$m" "${mbit}mbit"
 	tcp_rate 1 "$FIT_SECS"
+	if [ "$m" = pacer ]; then
+		class_snap "$NS_R" pacer0 1 F
+		emit fit-queued pacer 80pct "$round" \
+			"$(pct "$F_delayed_packets" "$F_tx_packets")" pct
+	fi
 	method_off
 	share=$(awk -v b="$TCP_BPS" -v r="$mbit" \
 		'BEGIN { printf "%.2f", 100 * b / (r * 1e6 * 1448 / 1514) }')
