@@ -464,8 +464,8 @@ run_fit_capacity() {
 # of MBIT x 1448/1514.  For pacer also the share of the flow's packets
 # that waited in the class (fit-queued): near 100 the class was the
 # bottleneck; far below it the sender could not keep a queue, the guest's
-# CPU (busy to 99 % then) held the flow back, and the round says nothing
-# about shaping.
+# CPU 0 (96-99 % busy in such rounds) held the flow back, and the round
+# says nothing about shaping.
 run_fit() {
 	local m=$1 mbit=$2 round=$3 share
 
