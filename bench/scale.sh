@@ -477,8 +477,7 @@ run_fit() {
 			"$(pct "$F_delayed_packets" "$F_tx_packets")" pct
 	fi
 	method_off
-	share=$(awk -v b="$TCP_BPS" -v r="$mbit" \
-		'BEGIN { printf "%.2f", 100 * b / (r * 1e6 * 1448 / 1514) }')
+	share=$(pct "$TCP_BPS" "$(theory $((mbit * 1000000)))")
 	emit fit "$m" 80pct "$round" "$share" pct
 	log "# round $round: one flow through $m at $mbit Mbit/s: $share % of rate x 1448/1514"
 }
