@@ -180,6 +180,73 @@ static int pacer_nl_put_u64(struct sk_buff *msg, int attr, u64 value, int pad)
 	return nla_put_u64_64bit(msg, attr, value, pad);
 }
 
+/* Tell the events group; a failure here cannot undo the change. */
+static void pacer_nl_notify(struct net_device *dev, struct sk_buff *msg)
+{
+	genlmsg_multicast_netns(&pacer_genl_family, dev_net(dev), msg, 0,
+				PACER_MCGRP_EVENTS_IDX, GFP_KERNEL);
+}
+
+static bool pacer_nl_listeners(struct net_device *dev)
+{
+	return genl_has_listeners(&pacer_genl_family, dev_net(dev),
+				  PACER_MCGRP_EVENTS_IDX);
+}
+
+/*
+ * The reply to a change and the event that announces it, allocated before
+ * the change is made: after it only filling them in is left, which cannot
+ * fail for want of memory, so nobody is told of an error for a change
+ * that was applied.
+ */
+struct pacer_nl_out {
+	struct sk_buff *reply;
+	struct sk_buff *event;		/* NULL when nobody listens */
+};
+
+static int pacer_nl_out_alloc(struct pacer_nl_out *out,
+			      struct net_device *dev, size_t size)
+{
+	out->event = NULL;
+	out->reply = genlmsg_new(size, GFP_KERNEL);
+	if (!out->reply)
+		return -ENOMEM;
+	if (pacer_nl_listeners(dev)) {
+		out->event = genlmsg_new(size, GFP_KERNEL);
+		if (!out->event) {
+			nlmsg_free(out->reply);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void pacer_nl_out_free(struct pacer_nl_out *out)
+{
+	nlmsg_free(out->reply);
+	nlmsg_free(out->event);
+}
+
+/*
+ * Send what the caller filled in, @event_err and @reply_err the results of
+ * filling each: messages sized for their object make both 0, and a
+ * message that did not fit is a bug, which cannot undo the change.
+ */
+static int pacer_nl_out_send(struct pacer_nl_out *out, struct net_device *dev,
+			     struct genl_info *info, int event_err,
+			     int reply_err)
+{
+	if (out->event && !WARN_ON_ONCE(event_err))
+		pacer_nl_notify(dev, out->event);
+	else
+		nlmsg_free(out->event);
+	if (WARN_ON_ONCE(reply_err)) {
+		nlmsg_free(out->reply);
+		return reply_err;
+	}
+	return genlmsg_reply(out->reply, info);
+}
+
 /* ---- devices ---------------------------------------------------------- */
 
 static int pacer_nl_put_dev_stats(struct sk_buff *msg, struct pacer_dev *pd)
@@ -231,6 +298,9 @@ static int pacer_nl_put_cpu_stats(struct sk_buff *msg, struct pacer_dev *pd)
 		u64 rx, tx, joined;
 
 		pacer_dev_get_cpu_stats(pd, cpu, &rx, &tx, &joined);
+		/* Firmware may list hundreds that never come up. */
+		if (!cpu_online(cpu) && !rx && !tx && !joined)
+			continue;
 		one = nla_nest_start(msg, cpu + 1);
 		if (!one ||
 		    nla_put_u32(msg, PACER_CPU_STATS_A_CPU, cpu) ||
@@ -247,6 +317,26 @@ static int pacer_nl_put_cpu_stats(struct sk_buff *msg, struct pacer_dev *pd)
 	}
 	nla_nest_end(msg, nest);
 	return 0;
+}
+
+/*
+ * What a device message takes: its name, caps and totals, and a nest per
+ * possible CPU, which on a host with a few hundred of them is more than
+ * NLMSG_DEFAULT_SIZE.  Each nest is counted as if it held every attribute
+ * its enum has, so that a counter added later cannot outgrow it.
+ */
+static size_t pacer_nl_dev_size(void)
+{
+	size_t cpu = nla_total_size(0) +
+		     __PACER_CPU_STATS_A_MAX * nla_total_size_64bit(sizeof(u64));
+
+	return nla_total_size(sizeof(u32)) +		/* PACER_A_IFINDEX */
+	       nla_total_size(IFNAMSIZ) +		/* PACER_A_IFNAME */
+	       5 * nla_total_size(sizeof(u32)) +	/* the caps and counts */
+	       nla_total_size(0) +			/* PACER_A_DEV_STATS */
+	       __PACER_DEV_STATS_MAX * nla_total_size_64bit(sizeof(u64)) +
+	       nla_total_size(0) +			/* PACER_A_CPU_STATS */
+	       num_possible_cpus() * cpu;
 }
 
 static int pacer_nl_fill_dev(struct sk_buff *msg, struct net_device *dev,
@@ -280,7 +370,7 @@ static int pacer_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int err;
 
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	msg = genlmsg_new(pacer_nl_dev_size(), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 
@@ -300,6 +390,18 @@ static int pacer_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return err;
 	}
 	return genlmsg_reply(msg, info);
+}
+
+/*
+ * Each part of the dump has room for one device at least: a part that
+ * carried none would end the dump as if there were no more.
+ */
+static int pacer_nl_dev_get_start(struct netlink_callback *cb)
+{
+	size_t size = genlmsg_total_size(pacer_nl_dev_size());
+
+	cb->min_dump_alloc = nlmsg_total_size(size);
+	return 0;
 }
 
 /* cb->args[0]: how many pacer devices earlier messages already carried. */
@@ -377,9 +479,9 @@ static int pacer_nl_dev_cap(struct genl_info *info, int attr, u32 ceiling,
 static int pacer_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	u32 max_classes, max_rules, max_memory;
+	struct pacer_nl_out out;
 	struct net_device *dev;
 	struct pacer_dev *pd;
-	struct sk_buff *msg;
 	int err;
 
 	if (!info->attrs[PACER_A_MAX_CLASSES] &&
@@ -389,15 +491,10 @@ static int pacer_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 				   "nothing to change: give PACER_A_MAX_CLASSES, PACER_A_MAX_RULES or PACER_A_MAX_MEMORY");
 		return -EINVAL;
 	}
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
 
 	dev = pacer_nl_dev_lock(info);
-	if (IS_ERR(dev)) {
-		nlmsg_free(msg);
+	if (IS_ERR(dev))
 		return PTR_ERR(dev);
-	}
 	pd = netdev_priv(dev);
 	max_classes = pd->max_classes;
 	max_rules = pd->max_rules;
@@ -409,21 +506,24 @@ static int pacer_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 			       READ_ONCE(pacer_max_rules), pd->rules->n,
 			       &max_rules) ?:
 	      pacer_nl_dev_cap(info, PACER_A_MAX_MEMORY,
-			       READ_ONCE(pacer_max_memory), 0, &max_memory);
+			       READ_ONCE(pacer_max_memory), 0, &max_memory) ?:
+	      pacer_nl_out_alloc(&out, dev, pacer_nl_dev_size());
 	if (err)
 		goto out;
 	WRITE_ONCE(pd->max_classes, max_classes);
 	WRITE_ONCE(pd->max_rules, max_rules);
 	WRITE_ONCE(pd->max_memory, max_memory);
-	err = pacer_nl_fill_dev(msg, dev, info->snd_portid, info->snd_seq, 0,
-				PACER_CMD_DEV_SET, NULL);
+	err = pacer_nl_out_send(&out, dev, info,
+				out.event ?
+				pacer_nl_fill_dev(out.event, dev, 0, 0, 0,
+						  PACER_CMD_DEV_SET, NULL) : 0,
+				pacer_nl_fill_dev(out.reply, dev,
+						  info->snd_portid,
+						  info->snd_seq, 0,
+						  PACER_CMD_DEV_SET, NULL));
 out:
 	rtnl_unlock();
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
-	return genlmsg_reply(msg, info);
+	return err;
 }
 
 /* ---- classes ---------------------------------------------------------- */
@@ -559,51 +659,49 @@ static int pacer_nl_fill_class(struct sk_buff *msg, struct pacer_class *cl,
 	return 0;
 }
 
-/* Tell the events group; a failure here cannot undo the change. */
-static void pacer_nl_notify(struct net_device *dev, struct sk_buff *msg)
+/* A class's reply and event, and the room to read its counters into. */
+struct pacer_nl_class_out {
+	struct pacer_nl_out msgs;
+	struct pacer_class_snapshot *snap;
+};
+
+static int pacer_nl_class_out_alloc(struct pacer_nl_class_out *out,
+				    struct net_device *dev)
 {
-	genlmsg_multicast_netns(&pacer_genl_family, dev_net(dev), msg, 0,
-				PACER_MCGRP_EVENTS_IDX, GFP_KERNEL);
+	int err;
+
+	out->snap = kmalloc(sizeof(*out->snap), GFP_KERNEL_ACCOUNT);
+	if (!out->snap)
+		return -ENOMEM;
+	err = pacer_nl_out_alloc(&out->msgs, dev, NLMSG_DEFAULT_SIZE);
+	if (err)
+		kfree(out->snap);
+	return err;
 }
 
-static bool pacer_nl_listeners(struct net_device *dev)
+static void pacer_nl_class_out_free(struct pacer_nl_class_out *out)
 {
-	return genl_has_listeners(&pacer_genl_family, dev_net(dev),
-				  PACER_MCGRP_EVENTS_IDX);
+	pacer_nl_out_free(&out->msgs);
+	kfree(out->snap);
 }
 
 /* Reply to the requester and tell the events group about a class. */
-static int pacer_nl_class_reply(struct genl_info *info, struct pacer_class *cl,
-				u8 cmd)
+static int pacer_nl_class_out_send(struct pacer_nl_class_out *out,
+				   struct genl_info *info,
+				   struct pacer_class *cl, u8 cmd)
 {
-	struct pacer_class_snapshot *snap;
-	struct sk_buff *msg;
-	int err = -ENOMEM;
+	struct pacer_nl_out *m = &out->msgs;
+	int err;
 
-	snap = kmalloc(sizeof(*snap), GFP_KERNEL_ACCOUNT);
-	if (!snap)
-		return -ENOMEM;
-	if (pacer_nl_listeners(cl->pd->dev)) {
-		msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-		if (msg &&
-		    pacer_nl_fill_class(msg, cl, 0, 0, 0, cmd, NULL, snap))
-			nlmsg_free(msg);
-		else if (msg)
-			pacer_nl_notify(cl->pd->dev, msg);
-	}
-
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		goto out;
-	if (pacer_nl_fill_class(msg, cl, info->snd_portid, info->snd_seq, 0,
-				cmd, NULL, snap)) {
-		nlmsg_free(msg);
-		err = -EMSGSIZE;
-		goto out;
-	}
-	err = genlmsg_reply(msg, info);
-out:
-	kfree(snap);
+	err = pacer_nl_out_send(m, cl->pd->dev, info,
+				m->event ?
+				pacer_nl_fill_class(m->event, cl, 0, 0, 0, cmd,
+						    NULL, out->snap) : 0,
+				pacer_nl_fill_class(m->reply, cl,
+						    info->snd_portid,
+						    info->snd_seq, 0, cmd,
+						    NULL, out->snap));
+	kfree(out->snap);
 	return err;
 }
 
@@ -766,6 +864,7 @@ static struct pacer_class *pacer_nl_class_get(struct pacer_dev *pd, u16 id,
 static int pacer_nl_class_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[PACER_CLASS_A_MAX + 1];
+	struct pacer_nl_class_out out;
 	struct pacer_class_cfg cfg;
 	struct net_device *dev;
 	struct pacer_class *cl;
@@ -801,19 +900,26 @@ static int pacer_nl_class_new_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOSPC;
 		goto out;
 	}
+	err = pacer_nl_class_out_alloc(&out, dev);
+	if (err)
+		goto out;
 	cl = pacer_class_create(pd, id, &cfg);
 	if (!cl) {
 		err = -ENOMEM;
-		goto out;
+		goto free_out;
 	}
 	err = xa_insert(&pd->classes, id, cl, PACER_GFP);
 	if (err) {
 		pacer_class_free(cl);
-		goto out;
+		goto free_out;
 	}
 	WRITE_ONCE(pd->nclasses, pd->nclasses + 1);
 	pd->classes_gen++;
-	err = pacer_nl_class_reply(info, cl, PACER_CMD_CLASS_NEW);
+	err = pacer_nl_class_out_send(&out, info, cl, PACER_CMD_CLASS_NEW);
+	goto out;
+
+free_out:
+	pacer_nl_class_out_free(&out);
 out:
 	rtnl_unlock();
 	return err;
@@ -822,6 +928,7 @@ out:
 static int pacer_nl_class_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[PACER_CLASS_A_MAX + 1];
+	struct pacer_nl_class_out out;
 	struct pacer_class_cfg cfg;
 	struct net_device *dev;
 	struct pacer_class *cl;
@@ -842,14 +949,17 @@ static int pacer_nl_class_set_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	/* Only RTNL holders change the configuration: this copy is stable. */
 	cfg = rtnl_dereference(cl->params)->cfg;
-	err = pacer_nl_class_precheck(tb, &cfg, info->extack);
+	err = pacer_nl_class_precheck(tb, &cfg, info->extack) ?:
+	      pacer_nl_class_out_alloc(&out, dev);
 	if (err)
 		goto out;
 	err = pacer_class_apply(cl, &cfg);
-	if (err)
+	if (err) {
+		pacer_nl_class_out_free(&out);
 		goto out;
+	}
 	pacer_dev_classes_changed(cl->pd);
-	err = pacer_nl_class_reply(info, cl, PACER_CMD_CLASS_SET);
+	err = pacer_nl_class_out_send(&out, info, cl, PACER_CMD_CLASS_SET);
 out:
 	rtnl_unlock();
 	return err;
@@ -1205,33 +1315,26 @@ static int pacer_nl_parse_rule(struct genl_info *info, struct nlattr **tb)
 				info->extack);
 }
 
-/* Reply (if @info) and notify with a rule as it is now. */
-static int pacer_nl_rule_reply(struct genl_info *info, struct net_device *dev,
-			       const struct pacer_rule *r, u8 cmd)
+/* Reply to the requester and tell the events group about a rule. */
+static int pacer_nl_rule_out_send(struct pacer_nl_out *out,
+				  struct genl_info *info,
+				  struct net_device *dev,
+				  const struct pacer_rule *r, u8 cmd)
 {
-	struct sk_buff *msg;
-
-	if (pacer_nl_listeners(dev)) {
-		msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-		if (msg && pacer_nl_fill_rule(msg, dev, r, 0, 0, 0, cmd, NULL))
-			nlmsg_free(msg);
-		else if (msg)
-			pacer_nl_notify(dev, msg);
-	}
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	if (pacer_nl_fill_rule(msg, dev, r, info->snd_portid, info->snd_seq, 0,
-			       cmd, NULL)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	return genlmsg_reply(msg, info);
+	return pacer_nl_out_send(out, dev, info,
+				 out->event ?
+				 pacer_nl_fill_rule(out->event, dev, r, 0, 0, 0,
+						    cmd, NULL) : 0,
+				 pacer_nl_fill_rule(out->reply, dev, r,
+						    info->snd_portid,
+						    info->snd_seq, 0, cmd,
+						    NULL));
 }
 
 static int pacer_nl_rule_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[PACER_RULE_A_MAX + 1];
+	struct pacer_nl_out out;
 	struct net_device *dev;
 	struct pacer_rule *rule;
 	struct pacer_class *cl;
@@ -1274,15 +1377,20 @@ static int pacer_nl_rule_new_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOSPC;
 		goto unlock;
 	}
+	err = pacer_nl_out_alloc(&out, dev, NLMSG_DEFAULT_SIZE);
+	if (err)
+		goto unlock;
 	rule->class = cl;
 	err = pacer_rules_insert(pd->rules, rule, info->extack);
 	if (err) {
 		if (err == -EEXIST)
 			NL_SET_BAD_ATTR(info->extack, tb[PACER_RULE_A_PREF]);
+		pacer_nl_out_free(&out);
 		goto unlock;
 	}
 	cl->nrules++;
-	err = pacer_nl_rule_reply(info, dev, rule, PACER_CMD_RULE_NEW);
+	err = pacer_nl_rule_out_send(&out, info, dev, rule,
+				     PACER_CMD_RULE_NEW);
 	rtnl_unlock();
 	return err;
 
@@ -1296,6 +1404,7 @@ free:
 static int pacer_nl_rule_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[PACER_RULE_A_MAX + 1];
+	struct pacer_nl_out out;
 	struct net_device *dev;
 	struct pacer_rule *rule;
 	struct pacer_dev *pd;
@@ -1315,22 +1424,31 @@ static int pacer_nl_rule_del_doit(struct sk_buff *skb, struct genl_info *info)
 	if (IS_ERR(dev))
 		return PTR_ERR(dev);
 	pd = netdev_priv(dev);
+	err = pacer_nl_out_alloc(&out, dev, NLMSG_DEFAULT_SIZE);
+	if (err)
+		goto out;
 	rule = pacer_rules_remove(pd->rules, nla_get_u32(tb[PACER_RULE_A_PREF]));
 	if (!rule) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[PACER_RULE_A_PREF],
 				    "no rule with this pref on the device");
+		pacer_nl_out_free(&out);
 		err = -ENOENT;
 		goto out;
 	}
 	rule->class->nrules--;
-	err = pacer_nl_rule_reply(info, dev, rule, PACER_CMD_RULE_DEL);
+	err = pacer_nl_rule_out_send(&out, info, dev, rule,
+				     PACER_CMD_RULE_DEL);
 	pacer_rule_free(rule);
 out:
 	rtnl_unlock();
 	return err;
 }
 
-/* cb->args[0]: the lowest pref not yet sent. */
+/*
+ * cb->args[0]: the lowest pref not yet sent; cb->args[1]: set once the
+ * rule at the highest pref there can be was, which has no next pref in an
+ * unsigned long of 32 bits.
+ */
 static int pacer_nl_rule_get_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb)
 {
@@ -1350,12 +1468,18 @@ static int pacer_nl_rule_get_dumpit(struct sk_buff *skb,
 	rules = ((struct pacer_dev *)netdev_priv(dev))->rules;
 	/* Rules added or deleted between two parts flag the dump. */
 	cb->seq = READ_ONCE(rules->gen);
+	if (cb->args[1])
+		goto out;
 	xa_for_each_start(&rules->by_pref, pref, rule, cb->args[0]) {
 		if (pacer_nl_fill_rule(skb, dev, rule,
 				       NETLINK_CB(cb->skb).portid,
 				       cb->nlh->nlmsg_seq, NLM_F_MULTI,
 				       PACER_CMD_RULE_GET, cb))
 			break;
+		if (pref == U32_MAX) {
+			cb->args[1] = 1;
+			break;
+		}
 		cb->args[0] = pref + 1;
 	}
 out:
@@ -1406,6 +1530,7 @@ static const struct genl_ops pacer_genl_ops[] = {
 	{
 		.cmd		= PACER_CMD_DEV_GET,
 		.doit		= pacer_nl_dev_get_doit,
+		.start		= pacer_nl_dev_get_start,
 		.dumpit		= pacer_nl_dev_get_dumpit,
 	},
 	{

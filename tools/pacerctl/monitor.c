@@ -5,10 +5,10 @@
  *   pacerctl [-j] [-p] [-s] monitor [ dev DEV ] [ count N ]
  *
  * Events: a socket joins the family's "events" multicast group and each
- * message (CLASS_NEW, CLASS_SET, CLASS_DEL, RULE_NEW, RULE_DEL) is decoded
- * into struct pacer_class_info or struct pacer_rule_info and printed on
- * one line, "class new dev pacer0 id 10 rate 20Mbit ...", or as one JSON
- * object per line.
+ * message (CLASS_NEW, CLASS_SET, CLASS_DEL, RULE_NEW, RULE_DEL, DEV_SET)
+ * is decoded into struct pacer_class_info, struct pacer_rule_info or the
+ * device's caps and printed on one line, "class new dev pacer0 id 10 rate
+ * 20Mbit ...", or as one JSON object per line.
  *
  * With -s, also every second: a second socket dumps the classes of DEV
  * (CLASS_GET) and one line per class gives what changed since the
@@ -166,6 +166,7 @@ static const char *const event_names[PACER_CMD_MAX + 1] = {
 	[PACER_CMD_CLASS_DEL] = "class del",
 	[PACER_CMD_RULE_NEW] = "rule new",
 	[PACER_CMD_RULE_DEL] = "rule del",
+	[PACER_CMD_DEV_SET] = "dev set",
 };
 
 /* "class new dev pacer0" / {"event": "class new", "ifname": ..., ... */
@@ -186,6 +187,31 @@ static void monitor_end_line(void)
 	end_json_record();
 }
 
+/* "dev set dev pacer0 max_classes 100 max_rules 1000 max_memory 64Mb" */
+static bool monitor_dev_event(const struct monitor *m, struct nlmsghdr *nlh)
+{
+	struct nlattr *tb[PACER_A_MAX + 1];
+	char buf[UNITS_BUF_LEN];
+	struct pacer_msg_dev dev;
+
+	if (pacer_msg_parse(nlh, tb, &dev) || !tb[PACER_A_MAX_CLASSES] ||
+	    !tb[PACER_A_MAX_RULES] || !tb[PACER_A_MAX_MEMORY] ||
+	    (m->ifindex && dev.ifindex != m->ifindex))
+		return false;
+	monitor_start_line(m, "dev set", &dev);
+	print_uint(PRINT_ANY, "max_classes", " max_classes %u",
+		   nla_get_u32(tb[PACER_A_MAX_CLASSES]));
+	print_uint(PRINT_ANY, "max_rules", " max_rules %u",
+		   nla_get_u32(tb[PACER_A_MAX_RULES]));
+	print_uint(PRINT_JSON, "max_memory", NULL,
+		   nla_get_u32(tb[PACER_A_MAX_MEMORY]));
+	print_string(PRINT_FP, NULL, " max_memory %s",
+		     format_size(buf, sizeof(buf),
+				 nla_get_u32(tb[PACER_A_MAX_MEMORY])));
+	monitor_end_line();
+	return true;
+}
+
 /* Print one event; return whether it counts (it is DEV's, if given). */
 static bool monitor_event(struct monitor *m, struct nlmsghdr *nlh)
 {
@@ -202,6 +228,8 @@ static bool monitor_event(struct monitor *m, struct nlmsghdr *nlh)
 		event = event_names[genl->cmd];
 	if (!event)
 		return false;	/* not an event of ours */
+	if (genl->cmd == PACER_CMD_DEV_SET)
+		return monitor_dev_event(m, nlh);
 
 	is_class = genl->cmd <= PACER_CMD_CLASS_DEL;
 	if ((is_class ? pacer_class_decode(nlh, &dev, &cls) :

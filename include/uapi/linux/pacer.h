@@ -100,9 +100,9 @@ enum pacer_cmd {
  * @PACER_A_MAX_MEMORY: u32, most bytes (skb truesize) the device's queues
  *	may hold together; at most the module parameter max_memory, which is
  *	also the default
- * @PACER_A_CPU_STATS: nest with one nest per CPU (attribute type: CPU
- *	number + 1) of &enum pacer_cpu_stats_attr (replies only, with
- *	PACER_A_DEV_STATS)
+ * @PACER_A_CPU_STATS: nest with one nest per CPU that is online or has
+ *	counted a packet (attribute type: CPU number + 1) of &enum
+ *	pacer_cpu_stats_attr (replies only, with PACER_A_DEV_STATS)
  * @__PACER_A_MAX: internal
  * @PACER_A_MAX: highest attribute number
  */
