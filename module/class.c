@@ -833,13 +833,19 @@ static int pacer_flow_slot(const struct pacer_class *cl,
 }
 
 /*
- * Whether @skb may leave at once instead of being queued: nothing of its
- * flow is queued or on its way out anywhere (@cc, this CPU's, just
- * claimed it), nothing of the class waits on this CPU, and the buckets
- * have its tokens.  Then it is what would have left first from the queue
- * a moment later; passing it saves a NAPI round and a second trip through
- * the shaper's lock, which is most of what a class that is not the
- * bottleneck costs a packet.
+ * Whether @skb may leave at once instead of being queued: it was taken at
+ * ingress, nothing of its flow is queued or on its way out anywhere (@cc,
+ * this CPU's, just claimed it), nothing of the class waits on this CPU,
+ * and the buckets have its tokens.  Then it is what would have left first
+ * from the queue a moment later; passing it saves a NAPI round and a
+ * second trip through the shaper's lock, which is most of what a class
+ * that is not the bottleneck costs a packet.
+ *
+ * A packet taken at egress always goes through the poll, as ifb sends
+ * from its tasklet: mirred may have taken it in a filter of the original
+ * device's root qdisc, with that qdisc's lock held, and sending it back
+ * into the device from here would enter the same qdisc (the kernel drops
+ * that as a loop; one without the check deadlocks).
  */
 static bool pacer_class_may_pass(struct pacer_class_cpu *cc,
 				 struct pacer_flow *flow,
@@ -849,9 +855,10 @@ static bool pacer_class_may_pass(struct pacer_class_cpu *cc,
 	struct pacer_skb_cb *cb = pacer_skb_cb(skb);
 	u64 due;
 
-	if (cc->queue.backlog_packets || flow == &cc->cl->overflow ||
-	    flow->head || !list_empty(&flow->node) ||
-	    !list_empty(&flow->send_node) || READ_ONCE(cc->cl->dead))
+	if (!skb->from_ingress || cc->queue.backlog_packets ||
+	    flow == &cc->cl->overflow || flow->head ||
+	    !list_empty(&flow->node) || !list_empty(&flow->send_node) ||
+	    READ_ONCE(cc->cl->dead))
 		return false;
 	/*
 	 * Nested into the receive path only from inside it (a NIC's or a
@@ -865,12 +872,13 @@ static bool pacer_class_may_pass(struct pacer_class_cpu *cc,
 }
 
 /*
- * Send @skb on at once (pacer_class_may_pass()), from the device's xmit:
- * a nested call into the receive or transmit path, as tc mirred makes
- * one, and bounded like it by the core's transmit recursion limit, since
- * nothing reaches pacer but through dev_queue_xmit().  The flow stays
- * @cc's meanwhile, so that a packet of it arriving on another CPU joins it
- * here and leaves after this one.
+ * Send @skb, taken at ingress, on at once (pacer_class_may_pass()), from
+ * the device's xmit: a nested call into the receive path (from 6.12 into
+ * the CPU's backlog), as tc mirred makes one, and bounded like it by the
+ * core's transmit recursion limit, since nothing reaches pacer but
+ * through dev_queue_xmit().  The flow stays @cc's meanwhile, so that a
+ * packet of it arriving on another CPU joins it here and leaves after
+ * this one.
  *
  * Return: true if such a packet made @cc's queue busy: this CPU polls.
  */

@@ -4,9 +4,10 @@
  * receive path of the original device for packets taken at ingress, out
  * through the original device for packets taken at egress.  From a
  * shaper's NAPI poll, in softirq context and with a budget; and for a
- * packet that need not wait (class.c, pacer_class_pass()) from the
- * device's xmit, nested as tc mirred nests its own redirects: every level
- * goes through dev_queue_xmit(), whose recursion limit bounds the depth.
+ * packet taken at ingress that need not wait (class.c, pacer_class_pass())
+ * from the device's xmit, nested as tc mirred nests its own redirects:
+ * every level goes through dev_queue_xmit(), whose recursion limit bounds
+ * the depth.
  *
  * Where tc mirred takes a redirect to a device it is already redirecting
  * to on this CPU for a loop (6.12), what the stack sends from inside a
