@@ -468,6 +468,11 @@ static void pacer_class_free_rcu(struct rcu_head *head)
 {
 	struct pacer_class *cl = container_of(head, struct pacer_class, rcu);
 
+	if (!cl->freeing) {
+		cl->freeing = true;
+		call_rcu(&cl->rcu, pacer_class_free_rcu);
+		return;
+	}
 	kfree(rcu_dereference_protected(cl->params, true));
 	free_percpu(cl->cpu);
 	mem_cgroup_put(cl->memcg);
@@ -475,8 +480,16 @@ static void pacer_class_free_rcu(struct rcu_head *head)
 }
 
 /**
- * pacer_class_free() - free a class after an RCU grace period
+ * pacer_class_free() - free a class after two RCU grace periods
  * @cl: a class no packet can reach any more (flushed, out of the table)
+ *
+ * After the first, no reader is left that found the class through the
+ * class table or a rule.  But a flow whose last packets were being
+ * re-injected when the class was flushed still named the class's queue
+ * as its owner until they were out, which is inside such a reader, and a
+ * reader that began after the class was deleted may have read it there
+ * (pacer_class_lock_flow() looks at the owner's class); the second waits
+ * for those.  pacer_device_exit() waits for both with two rcu_barrier().
  */
 void pacer_class_free(struct pacer_class *cl)
 {

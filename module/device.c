@@ -486,6 +486,11 @@ int pacer_device_init(void)
 void pacer_device_exit(void)
 {
 	rtnl_link_unregister(&pacer_link_ops);
-	/* Classes and rules are freed from RCU callbacks in this module. */
+	/*
+	 * Classes and rules are freed from RCU callbacks in this module, and
+	 * a class's first callback queues its second (pacer_class_free()):
+	 * the first barrier waits for those it queued, the second for them.
+	 */
+	rcu_barrier();
 	rcu_barrier();
 }

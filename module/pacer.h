@@ -161,7 +161,9 @@ struct pacer_class_cpu {
  * @peak: the ceil bucket (rate 0 when there is no ceil)
  * @backlog: bytes queued on all CPUs
  * @backlog_peak: the largest @backlog since the last reset
- * @rcu: frees the class after readers are done
+ * @rcu: frees the class after readers are done, two grace periods after
+ *	it was deleted (see pacer_class_free())
+ * @freeing: the first of those has passed
  */
 struct pacer_class {
 	struct pacer_dev *pd;
@@ -180,6 +182,7 @@ struct pacer_class {
 	atomic64_t backlog ____cacheline_aligned_in_smp;
 	atomic64_t backlog_peak;
 	struct rcu_head rcu;
+	bool freeing;
 };
 
 /**
