@@ -920,12 +920,14 @@ static bool pacer_class_pass(struct pacer_class_cpu *cc,
 	trace_pacer_release(pd->dev, cc->cl->id, pacer_flow_slot(cc->cl, flow),
 			    skb, 0, false, false);
 	pacer_flow_sending(flow, &passing);
+	flow->passing = true;
 	pacer_class_cpu_unlock(cc);
 
 	pacer_stats_tx(stats, skb->len, false, false);
 	pacer_reinject(skb);
 
 	spin_lock(&cc->sh->lock);
+	flow->passing = false;
 	pacer_flow_sent(flow);
 	busy = !list_empty(&cc->active_node);
 	spin_unlock(&cc->sh->lock);
@@ -1123,6 +1125,13 @@ int pacer_class_dequeue(struct pacer_class_cpu *cc, u64 now, int budget,
 		enum pacer_drop_reason drop;
 		u64 due, sojourn;
 
+		/*
+		 * The packet before it is leaving from the xmit on the CPU
+		 * this poll belongs to, not the one it runs on: wait for it,
+		 * whose sender polls again when it is out.
+		 */
+		if (unlikely(flow->passing))
+			break;
 		if (!pacer_class_cpu_ready(cc, p, cb->charge, true, &horizon,
 					   &due)) {
 			*next = min(*next, due);

@@ -76,6 +76,10 @@ struct pacer_queue;
  *	being re-injected: an emptied flow keeps its owner until they are,
  *	so that a later packet of it joins it there instead of overtaking
  *	them from another CPU
+ * @passing: a packet of it is leaving from the device's xmit (class.c,
+ *	pacer_class_pass()), whose CPU is the owner's: its shaper's poll,
+ *	should it run on another CPU meanwhile (threaded NAPI, or moved by
+ *	CPU hotplug), leaves the flow's queued packets until that one is out
  */
 struct pacer_flow {
 	struct pacer_queue *owner;
@@ -94,6 +98,7 @@ struct pacer_flow {
 	u32 growth_next_backlog;
 	u64 hashes;
 	struct list_head send_node;
+	bool passing;
 };
 
 /**
