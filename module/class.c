@@ -1194,15 +1194,14 @@ void pacer_class_flush(struct pacer_class *cl)
 		return;
 	for_each_possible_cpu(cpu) {
 		struct pacer_class_cpu *cc = per_cpu_ptr(cpus, cpu);
-		struct sk_buff *flushed = NULL, *skb;
+		struct sk_buff *flushed, *skb;
 
 		local_bh_disable();
 		pacer_class_cpu_lock(cc);
-		while ((skb = pacer_queue_take_any(&cc->queue))) {
+		flushed = pacer_queue_take_all(&cc->queue);
+		for (skb = flushed; skb; skb = skb->next) {
 			pacer_class_unqueue(cc, skb);
 			pacer_class_count_drop(cc, skb, PACER_DROP_FLUSH);
-			skb->next = flushed;
-			flushed = skb;
 		}
 		pacer_queue_release(&cc->queue);
 		list_del_init(&cc->active_node);

@@ -217,23 +217,31 @@ struct sk_buff *pacer_queue_take_fattest(struct pacer_queue *q)
 EXPORT_SYMBOL_IF_KUNIT(pacer_queue_take_fattest);
 
 /**
- * pacer_queue_take_any() - dequeue some packet, to empty the queue
+ * pacer_queue_take_all() - dequeue every packet, to empty the queue
  * @q: the queue
  *
- * Return: a packet, or NULL if the queue is empty.
+ * Flow by flow, each list walked once: a queue at its limit may hold
+ * tens of thousands of packets in thousands of flows, and this runs with
+ * the shaper's lock held and bottom halves off.
+ *
+ * Return: the packets, linked by skb->next (each flow's in order), or
+ * NULL if the queue was empty.
  */
-struct sk_buff *pacer_queue_take_any(struct pacer_queue *q)
+struct sk_buff *pacer_queue_take_all(struct pacer_queue *q)
 {
+	struct sk_buff *all = NULL, **tail = &all;
+	struct list_head *lists[] = { &q->new_flows, &q->old_flows };
 	struct pacer_flow *flow;
+	int i;
 
 	/* Every flow that holds packets is on one of the lists. */
-	list_for_each_entry(flow, &q->new_flows, node)
-		if (flow->head)
-			return pacer_flow_pop(q, flow);
-	list_for_each_entry(flow, &q->old_flows, node)
-		if (flow->head)
-			return pacer_flow_pop(q, flow);
-	return NULL;
+	for (i = 0; i < ARRAY_SIZE(lists); i++)
+		list_for_each_entry(flow, lists[i], node)
+			while (flow->head) {
+				*tail = pacer_flow_pop(q, flow);
+				tail = &(*tail)->next;
+			}
+	return all;
 }
 
 /**

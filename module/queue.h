@@ -193,7 +193,7 @@ struct sk_buff *pacer_queue_peek(struct pacer_queue *q,
 struct sk_buff *pacer_queue_take(struct pacer_queue *q,
 				 struct pacer_flow *flow);
 struct sk_buff *pacer_queue_take_fattest(struct pacer_queue *q);
-struct sk_buff *pacer_queue_take_any(struct pacer_queue *q);
+struct sk_buff *pacer_queue_take_all(struct pacer_queue *q);
 void pacer_queue_release(struct pacer_queue *q);
 bool pacer_flow_should_signal(struct pacer_flow *flow,
 			      const struct pacer_signal *p, u64 sojourn,
