@@ -130,6 +130,15 @@ check_fail "unknown long option" 2 'unknown option "--nope"' \
 check_fail "no object" 2 "Usage: pacerctl" in_ns pacerctl
 check_fail "help of an unknown object" 2 'unknown object "foo"' \
 	in_ns pacerctl help foo
+check_fail "a rate below 1bit is refused, not read as 0 (unlimited)" 2 \
+	'rate "0.5bit" is out of range: expected 0 (unlimited) or 1kbit to 10tbit' \
+	in_ns pacerctl class change dev pacer0 id 0 rate 0.5bit
+check_fail "a ceil below 1bit is refused, not read as 0 (none)" 2 \
+	'ceil "0.5bit" is out of range' \
+	in_ns pacerctl class change dev pacer0 id 0 ceil 0.5bit
+check_fail "a part of a byte is refused, not dropped" 2 \
+	'invalid burst "1.5": expected a whole number of bytes' \
+	in_ns pacerctl class change dev pacer0 id 0 burst 1.5
 
 step "help at every level: exit 0, usage on stdout"
 check_help "help" in_ns pacerctl help

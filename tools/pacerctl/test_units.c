@@ -359,6 +359,20 @@ int main(void)
 	rejects(parse_rate, "rate", "99999999999999999999999gbit", -ERANGE);
 	rejects(parse_rate, "rate", "18446744073.709551616gbit", -ERANGE);
 	parses(parse_rate, "rate", "18446744073.709551615gbit", UINT64_MAX);
+	/* not 0, but below a bit per second: never 0 ("unlimited") */
+	parses(parse_rate, "rate", "0bit", 0);
+	parses(parse_rate, "rate", "0.000kbit", 0);
+	parses(parse_rate, "rate", "1.5bit", 1);
+	parses(parse_rate, "rate", "0.001kbit", 1);
+	parses(parse_rate, "rate", "0.125bps", 1);
+	rejects(parse_rate, "rate", "0.5bit", -ERANGE);
+	rejects(parse_rate, "rate", ".5bit", -ERANGE);
+	rejects(parse_rate, "rate", "0.0001kbit", -ERANGE);
+	rejects(parse_rate, "rate", "0.1bps", -ERANGE);
+	/* every digit of a long fraction counts */
+	parses(parse_rate, "rate", "1.999999999999999999999tbit",
+	       1999999999999ULL);
+	rejects(parse_rate, "rate", "0.00000000000000000001tbps", -ERANGE);
 
 	/* sizes: bytes */
 	parses(parse_size, "size", "64k", 65536);
@@ -374,6 +388,18 @@ int main(void)
 	rejects(parse_size, "size", "1x", -EINVAL);
 	rejects(parse_size, "size", "k", -EINVAL);
 	rejects(parse_size, "size", "17179869184g", -ERANGE);
+	/* whole bytes only: a part of one is refused, never dropped */
+	parses(parse_size, "size", "0", 0);
+	parses(parse_size, "size", "0.0", 0);
+	parses(parse_size, "size", "0.5k", 512);
+	parses(parse_size, "size", "1500.0", 1500);
+	parses(parse_size, "size", "0.0009765625k", 1);
+	parses(parse_size, "size", "0.000000000931322574615478515625g", 1);
+	rejects(parse_size, "size", "0.5", -EINVAL);
+	rejects(parse_size, "size", "1.9", -EINVAL);
+	rejects(parse_size, "size", "1.5b", -EINVAL);
+	rejects(parse_size, "size", "0.001k", -EINVAL);
+	rejects(parse_size, "size", "1.0000000000000000000001g", -EINVAL);
 
 	/* times: nanoseconds */
 	parses(parse_time, "time", "5ms", 5000000);
@@ -389,6 +415,12 @@ int main(void)
 	rejects(parse_time, "time", "5m", -EINVAL);
 	rejects(parse_time, "time", "5min", -EINVAL);
 	rejects(parse_time, "time", "18446744074s", -ERANGE);
+	/* not 0, but below a nanosecond: refused; a part of one dropped */
+	parses(parse_time, "time", "0ns", 0);
+	parses(parse_time, "time", "1.5ns", 1);
+	parses(parse_time, "time", "0.000000001s", 1);
+	rejects(parse_time, "time", "0.5ns", -ERANGE);
+	rejects(parse_time, "time", "0.0000000001s", -ERANGE);
 
 	formats(format_rate, "rate", 10000000, "10Mbit");
 	formats(format_rate, "rate", 10000000000ULL, "10Gbit");

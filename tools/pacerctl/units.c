@@ -87,31 +87,41 @@ static const struct unit *find_unit(const struct unit *units, const char *s)
 }
 
 /*
- * The fraction's share of @scale, rounded down: "0.DIGITS" x @scale.
- * Only the digits that keep DIGITS x @scale within 64 bits count: those
- * after them are worth less than 2 units of the result for scales up to
- * 10^9 (everything but tbit, tbps and their 1024-based kin), and less
- * than a millionth of the unit for those.
+ * The fraction's share of @scale: "0.DIGITS" x @scale, rounded down, and
+ * whether that is exact.  DIGITS x @scale is multiplied out from its last
+ * digit, as on paper: the digits that fall below the point say whether
+ * anything is left over, the carry out of the first is the share.  The
+ * carry stays below @scale, so nothing overflows for any unit.
  */
 static uint64_t fraction_of(const char *digits, const char *end,
-			    uint64_t scale)
+			    uint64_t scale, bool *exact)
 {
-	uint64_t num = 0, den = 1;
+	uint64_t carry = 0, t;
 
-	for (; digits < end && den <= UINT64_MAX / scale / 10; digits++) {
-		num = num * 10 + (*digits - '0');
-		den *= 10;
+	*exact = true;
+	while (end > digits) {
+		t = (uint64_t)(*--end - '0') * scale + carry;
+		if (t % 10)
+			*exact = false;
+		carry = t / 10;
 	}
-	return num * scale / den;
+	return carry;
 }
 
-/* "INT[.FRAC]UNIT" or ".FRAC UNIT" -> INT.FRAC x the unit's scale */
+/*
+ * "INT[.FRAC]UNIT" or ".FRAC UNIT" -> INT.FRAC x the unit's scale, in
+ * whole base units (bit/s, bytes, ns).  A part of a base unit left over is
+ * dropped, or refused (-EINVAL) when @whole_units; a value that is not 0
+ * but comes to less than one base unit is refused (-ERANGE), so that it
+ * never reads as 0, which often means "unlimited" or "the default".
+ */
 static int parse_scaled(const char *str, const struct unit *units,
-			uint64_t *value)
+			bool whole_units, uint64_t *value)
 {
 	const char *p = str, *frac = NULL, *frac_end = NULL;
 	const struct unit *unit;
 	uint64_t whole = 0, v, f;
+	bool exact = true, nonzero = false;
 
 	for (; is_digit(*p); p++) {
 		if (whole > (UINT64_MAX - (*p - '0')) / 10)
@@ -121,7 +131,7 @@ static int parse_scaled(const char *str, const struct unit *units,
 	if (*p == '.') {
 		frac = ++p;
 		while (is_digit(*p))
-			p++;
+			nonzero |= *p++ != '0';
 		frac_end = p;
 	}
 	if (p == str || (frac && frac == frac_end && frac - 1 == str))
@@ -134,9 +144,13 @@ static int parse_scaled(const char *str, const struct unit *units,
 	if (whole > UINT64_MAX / unit->scale)
 		return -ERANGE;
 	v = whole * unit->scale;
-	f = frac ? fraction_of(frac, frac_end, unit->scale) : 0;
+	f = frac ? fraction_of(frac, frac_end, unit->scale, &exact) : 0;
+	if (whole_units && !exact)
+		return -EINVAL;
 	if (v > UINT64_MAX - f)
 		return -ERANGE;
+	if (!v && !f && nonzero)
+		return -ERANGE;		/* less than one base unit */
 	*value = v + f;
 	return 0;
 }
@@ -148,12 +162,14 @@ static int parse_scaled(const char *str, const struct unit *units,
  *
  * bit, kbit, mbit, gbit, tbit are powers of 1000 and kibit ... tibit of
  * 1024; bps, kbps ... are bytes per second (x 8), as tc reads them.
+ * A part of a bit per second is dropped.
  *
- * Return: 0, -EINVAL or -ERANGE.
+ * Return: 0, -EINVAL, or -ERANGE (also for a rate that is not 0 but below
+ * 1bit).
  */
 int parse_rate(const char *str, uint64_t *bits_per_sec)
 {
-	return parse_scaled(str, rate_units, bits_per_sec);
+	return parse_scaled(str, rate_units, false, bits_per_sec);
 }
 
 /**
@@ -162,12 +178,13 @@ int parse_rate(const char *str, uint64_t *bits_per_sec)
  * @bytes: the size in bytes
  *
  * k, m, g (and kb, kib, ...) are powers of 1024; b or no unit is bytes.
+ * The size must come to whole bytes: "1.5k" is 1536, "1.5" is refused.
  *
- * Return: 0, -EINVAL or -ERANGE.
+ * Return: 0, -EINVAL (also for a part of a byte) or -ERANGE.
  */
 int parse_size(const char *str, uint64_t *bytes)
 {
-	return parse_scaled(str, size_units, bytes);
+	return parse_scaled(str, size_units, true, bytes);
 }
 
 /**
@@ -175,11 +192,14 @@ int parse_size(const char *str, uint64_t *bytes)
  * @str: the text
  * @ns: the time in nanoseconds
  *
- * Return: 0, -EINVAL or -ERANGE.
+ * A part of a nanosecond is dropped.
+ *
+ * Return: 0, -EINVAL, or -ERANGE (also for a time that is not 0 but below
+ * 1ns).
  */
 int parse_time(const char *str, uint64_t *ns)
 {
-	return parse_scaled(str, time_units, ns);
+	return parse_scaled(str, time_units, false, ns);
 }
 
 /**
