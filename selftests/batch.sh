@@ -14,6 +14,9 @@
 #   line is named, exit 1;
 # - -b - reads standard input (messages name "stdin:LINE");
 # - a missing FILE: exit 1; -b with a command, -force without -b: exit 2;
+# - tc's -force and -batch and ip's -netns wherever an option may stand
+#   (after -o FMT, after -b FILE), but never as an option's value: -b
+#   -force reads a file named "-force";
 # - -n NETNS runs the command (and a batch) in that namespace; an unknown
 #   NETNS: exit 1.
 # - -j with -b: each "show" line prints its own JSON array.
@@ -119,6 +122,15 @@ check_fail "-b and a command: exit 2" 2 "-b FILE takes its commands from FILE" \
 	pc "$NS" -b "$F" class show dev pacer0
 check_fail "-force without -b: exit 2" 2 "-force goes with -b FILE" pc "$NS" -force class show dev pacer0
 check_fail "-b without FILE: exit 2" 2 "needs a FILE" pc "$NS" -b
+check_fail "-batch without FILE: named as said" 2 '"-batch" needs a FILE' pc "$NS" -batch
+
+step "-force, -batch and -netns among the options, never as a value"
+check_ok "-force after -o json" pc "$NS" -o json -force -b /dev/null
+check_ok "-force after -b FILE" pc "$NS" -b /dev/null -force
+check_ok "-batch after -j" pc "$NS" -j -batch /dev/null
+check_fail "-b -force: a file named -force" 1 'cannot read "-force"' pc "$NS" -b -force
+check_fail "-n -force: a namespace named -force" 1 'cannot open network namespace "-force"' \
+	pacerctl -n -force dev show
 
 step "-j with -b: an array per show line"
 printf 'class show dev pacer0 id 1\nrule show dev pacer0\n' >"$F"
@@ -135,5 +147,6 @@ check_eq "the batch ran in the namespace" "$(pc "$NS" -j class show dev pacer0 i
 check_fail "-n with an unknown namespace: exit 1" 1 'cannot open network namespace "pacer-none"' \
 	pacerctl -n pacer-none dev show
 check_fail "-n with a path: exit 2" 2 'invalid network namespace name "a/b"' pacerctl -n a/b dev show
+check_eq "-netns after -j" "$(pacerctl -j -netns "$NS" class show dev pacer0 id 41 | jq -r '.[0].name')" "from stdin"
 
 ksft_exit

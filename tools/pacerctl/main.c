@@ -118,7 +118,9 @@ static int enter_netns(const char *name)
 
 /*
  * The options before the object; tc's single-dash "-force" and "-batch"
- * and ip's "-netns" are taken too.  Sets *batch to -b's FILE.
+ * and ip's "-netns" are taken too, wherever an option may stand, but
+ * never as an option's value ("-b -force" reads the file "-force").  Sets
+ * *batch to -b's FILE.
  */
 static int parse_options(int argc, char **argv, struct pacer_opts *opts,
 			 const char **batch, bool *force)
@@ -136,18 +138,32 @@ static int parse_options(int argc, char **argv, struct pacer_opts *opts,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, i, ret;
+	static const char *const words[][2] = {
+		{ "-force", "--force" },
+		{ "-batch", "--batch" },
+		{ "-netns", "--netns" },
+	};
+	const char *said = NULL, *opt;
+	int c, i, ret, said_at = -1;
 
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "-force"))
-			argv[i] = "--force";
-		else if (!strcmp(argv[i], "-batch"))
-			argv[i] = "--batch";
-		else if (!strcmp(argv[i], "-netns"))
-			argv[i] = "--netns";
-	}
 	opterr = 0;	/* our own messages */
-	while ((c = getopt_long(argc, argv, "+:n:o:b:jpsVh", longopts, NULL)) != -1) {
+	for (;;) {
+		/*
+		 * Between two calls argv[optind] is where the next option
+		 * starts: getopt has already taken the values of those before.
+		 * A word is rewritten there, and what was said kept for errors.
+		 */
+		for (i = 0; optind < argc && i < (int)ARRAY_SIZE(words); i++) {
+			if (!strcmp(argv[optind], words[i][0])) {
+				said = argv[optind];
+				said_at = optind;
+				argv[optind] = (char *)words[i][1];
+				break;
+			}
+		}
+		c = getopt_long(argc, argv, "+:n:o:b:jpsVh", longopts, NULL);
+		if (c == -1)
+			break;
 		switch (c) {
 		case 'o':
 			if (!strcmp(optarg, "json")) {
@@ -187,14 +203,15 @@ static int parse_options(int argc, char **argv, struct pacer_opts *opts,
 			usage(stdout);
 			return EXIT_SUCCESS;
 		case ':':
+			opt = optind - 1 == said_at ? said : argv[optind - 1];
 			if (optopt == 'n')
 				return pacer_usage_error("\"%s\" needs a network namespace NAME",
-							 argv[optind - 1]);
+							 opt);
 			if (optopt == 'o')
 				return pacer_usage_error("\"%s\" needs a FORMAT: text, json or prometheus",
-							 argv[optind - 1]);
+							 opt);
 			return pacer_usage_error("\"%s\" needs a FILE (- for standard input)",
-						 argv[optind - 1]);
+						 opt);
 		default:
 			return unknown_option(optopt, argv[optind - 1]);
 		}
