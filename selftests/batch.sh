@@ -14,6 +14,7 @@
 #   line is named, exit 1;
 # - -b - reads standard input (messages name "stdin:LINE");
 # - a missing FILE: exit 1; -b with a command, -force without -b: exit 2;
+#   a message names FILE:LINE however long FILE is;
 # - tc's -force and -batch and ip's -netns wherever an option may stand
 #   (after -o FMT, after -b FILE), but never as an option's value: -b
 #   -force reads a file named "-force";
@@ -123,6 +124,11 @@ check_fail "-b and a command: exit 2" 2 "-b FILE takes its commands from FILE" \
 check_fail "-force without -b: exit 2" 2 "-force goes with -b FILE" pc "$NS" -force class show dev pacer0
 check_fail "-b without FILE: exit 2" 2 "needs a FILE" pc "$NS" -b
 check_fail "-batch without FILE: named as said" 2 '"-batch" needs a FILE' pc "$NS" -batch
+LONG=$TMPD/a-directory-whose-name-alone-is-longer-than-sixty-four-bytes/batch
+mkdir -p "${LONG%/*}"
+printf '# a comment\nclass add dev pacer0 id 60 rate fast\n' >"$LONG"
+check_fail "a long path: FILE:LINE whole" 2 "pacerctl: $LONG:2: invalid rate \"fast\"" \
+	pc "$NS" -b "$LONG"
 
 step "-force, -batch and -netns among the options, never as a value"
 check_ok "-force after -o json" pc "$NS" -o json -force -b /dev/null

@@ -102,20 +102,28 @@ int pacer_batch(const char *path, bool force,
 		const struct pacerctl_cmd *objects, size_t n,
 		const struct pacer_opts *opts)
 {
-	char *words[BATCH_WORDS_MAX], where[64], *line = NULL;
+	char *words[BATCH_WORDS_MAX], *where, *line = NULL;
 	bool stdin_ = !strcmp(path, "-");
-	int ret = 0, lineno = 0, argc, rc;
+	const char *name = stdin_ ? "stdin" : path;
+	/* "NAME:LINE", however long NAME is */
+	size_t where_len = strlen(name) + sizeof(":18446744073709551615");
+	unsigned long lineno = 0;
+	int ret = 0, argc, rc;
 	size_t cap = 0;
 	FILE *f;
 
+	where = malloc(where_len);
+	if (!where)
+		return pacer_fail("out of memory");
 	f = stdin_ ? stdin : fopen(path, "r");
-	if (!f)
+	if (!f) {
+		free(where);
 		return pacer_fail("cannot read \"%s\": %s", path,
 				  strerror(errno));
+	}
 	while (getline(&line, &cap, f) >= 0) {
 		lineno++;
-		snprintf(where, sizeof(where), "%s:%d",
-			 stdin_ ? "stdin" : path, lineno);
+		snprintf(where, where_len, "%s:%lu", name, lineno);
 		pacer_set_where(where);
 		argc = batch_split(line, words);
 		if (argc == 0)
@@ -142,6 +150,7 @@ int pacer_batch(const char *path, bool force,
 		ret = pacer_fail("cannot read \"%s\": %s", path,
 				 strerror(errno));
 	free(line);
+	free(where);
 	if (!stdin_)
 		fclose(f);
 	return ret;
