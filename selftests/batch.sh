@@ -9,7 +9,8 @@
 #   backslash), exit 0;
 # - the first failing line stops the run: exit 1 for a line the kernel
 #   refuses (2 for a usage error, or an unclosed quote), one message
-#   naming FILE:LINE, and nothing after that line applied;
+#   naming FILE:LINE, and nothing after that line applied; a NUL byte in
+#   a line is a usage error, never the end of the line;
 # - -force runs every line: the later ones are applied, every failing
 #   line is named, exit 1;
 # - -b - reads standard input (messages name "stdin:LINE");
@@ -96,6 +97,10 @@ check_eq "line 1 applied, line 3 not" "$(ids)" "0 1 2 3 4 5 6 7 20 21 23"
 printf 'class add dev pacer0 id 26 rate 1mbit name "open\nclass add dev pacer0 id 27 rate 1mbit\n' >"$F"
 check_fail "an unclosed quote: exit 2" 2 "pacerctl: $F:1: a quote is not closed" pc "$NS" -b "$F"
 check_eq "nothing applied" "$(ids)" "0 1 2 3 4 5 6 7 20 21 23"
+
+printf 'class add dev pacer0 id 28 rate 1mbit\000 name nul\nclass add dev pacer0 id 29 rate 1mbit\n' >"$F"
+check_fail "a NUL byte in a line: exit 2" 2 "pacerctl: $F:1: a NUL byte at column 38" pc "$NS" -b "$F"
+check_eq "nothing applied, not the line up to the NUL either" "$(ids)" "0 1 2 3 4 5 6 7 20 21 23"
 
 step "-force runs every line"
 cat >"$F" <<'EOF'

@@ -6,6 +6,7 @@
  * (the global options of the run apply to each); "#" starts a comment,
  * blank lines are skipped, words are separated by white space, and quotes
  * keep white space in a word (name "a b", name 'a b'; see batch_split()).
+ * A line with a NUL byte is a usage error.
  * The first line that fails stops the run, named in the message
  * ("pacerctl: FILE:12: ..."; "stdin:12" for standard input), so nothing
  * after it is applied; with -force every line runs and the run fails if
@@ -102,7 +103,7 @@ int pacer_batch(const char *path, bool force,
 		const struct pacerctl_cmd *objects, size_t n,
 		const struct pacer_opts *opts)
 {
-	char *words[BATCH_WORDS_MAX], *where, *line = NULL;
+	char *words[BATCH_WORDS_MAX], *where, *nul, *line = NULL;
 	bool stdin_ = !strcmp(path, "-");
 	const char *name = stdin_ ? "stdin" : path;
 	/* "NAME:LINE", however long NAME is */
@@ -110,6 +111,7 @@ int pacer_batch(const char *path, bool force,
 	unsigned long lineno = 0;
 	int ret = 0, argc, rc;
 	size_t cap = 0;
+	ssize_t len;
 	FILE *f;
 
 	where = malloc(where_len);
@@ -121,14 +123,19 @@ int pacer_batch(const char *path, bool force,
 		return pacer_fail("cannot read \"%s\": %s", path,
 				  strerror(errno));
 	}
-	while (getline(&line, &cap, f) >= 0) {
+	while ((len = getline(&line, &cap, f)) >= 0) {
 		lineno++;
 		snprintf(where, where_len, "%s:%lu", name, lineno);
 		pacer_set_where(where);
-		argc = batch_split(line, words);
+		/* The line would end at a NUL, and the rest of it be lost. */
+		nul = memchr(line, '\0', len);
+		argc = nul ? -3 : batch_split(line, words);
 		if (argc == 0)
 			continue;
-		if (argc == -1)
+		if (argc == -3)
+			rc = pacer_usage_error("a NUL byte at column %td: expected a line of text",
+					       nul - line + 1);
+		else if (argc == -1)
 			rc = pacer_usage_error("a quote is not closed");
 		else if (argc == -2)
 			rc = pacer_usage_error("more than %d words",
