@@ -124,6 +124,13 @@ check_fail "invalid device name" 2 'invalid device name "a/b"' \
 	in_ns pacerctl dev show dev a/b
 check_fail "too long device name" 2 'invalid device name "abcdefghijklmnop"' \
 	in_ns pacerctl dev show dev abcdefghijklmnop
+check_fail "a CR in a device name, as the kernel refuses it" 2 \
+	'invalid device name "lo\r": a carriage return at byte 3' \
+	in_ns pacerctl dev show dev "$(printf 'lo\r')"
+check_fail "a ':' in a device name" 2 'invalid device name "a:b": '"':'"' at byte 2' \
+	in_ns pacerctl dev show dev a:b
+check_fail "a device name of \"..\"" 2 'invalid device name "..": expected 1 to 15 bytes' \
+	in_ns pacerctl dev show dev ..
 check_fail "unknown option" 2 'unknown option "-x"' in_ns pacerctl -x dev show
 check_fail "unknown long option" 2 'unknown option "--nope"' \
 	in_ns pacerctl --nope dev show

@@ -266,19 +266,112 @@ int pacer_next_value(int *argc, char ***argv)
 	return 0;
 }
 
+/*
+ * What dev_valid_name() refuses in a name besides '/' and ':': a byte the
+ * kernel's isspace() takes, the C locale's white space and also 0xa0 (a
+ * no-break space in Latin-1).  NULL for a byte it takes.
+ */
+static const char *ifname_bad_byte(unsigned char c)
+{
+	switch (c) {
+	case '/':
+		return "'/'";
+	case ':':
+		return "':'";
+	case ' ':
+		return "a space";
+	case '\t':
+		return "a tab";
+	case '\n':
+		return "a newline";
+	case '\v':
+		return "a vertical tab";
+	case '\f':
+		return "a form feed";
+	case '\r':
+		return "a carriage return";
+	case 0xa0:
+		return "byte 0xa0 (white space to the kernel)";
+	}
+	return NULL;
+}
+
+/* @name with control bytes as \t, \r, \x01 ..., so that a message stays one line. */
+static char *ifname_shown(const char *name)
+{
+	size_t len = strlen(name);
+	char *shown = malloc(4 * len + 1), *p = shown;
+	unsigned char c;
+
+	if (!shown)
+		return NULL;
+	for (; (c = *name); name++) {
+		if (c >= 0x20 && c != 0x7f) {
+			*p++ = c;
+			continue;
+		}
+		*p++ = '\\';
+		switch (c) {
+		case '\t':
+			*p++ = 't';
+			break;
+		case '\n':
+			*p++ = 'n';
+			break;
+		case '\v':
+			*p++ = 'v';
+			break;
+		case '\f':
+			*p++ = 'f';
+			break;
+		case '\r':
+			*p++ = 'r';
+			break;
+		default:
+			p += sprintf(p, "x%02x", c);
+		}
+	}
+	*p = '\0';
+	return shown;
+}
+
 /**
  * pacer_check_ifname() - check a device name as the kernel would
  * @name: the name
+ *
+ * dev_valid_name()'s rules: 1 to IFNAMSIZ - 1 bytes, not "." or "..", no
+ * '/', ':' or byte the kernel's isspace() takes.
  *
  * Return: 0, or EXIT_USAGE (explained).
  */
 int pacer_check_ifname(const char *name)
 {
-	if (!*name || strlen(name) >= IFNAMSIZ || strpbrk(name, "/: \t\n") ||
-	    !strcmp(name, ".") || !strcmp(name, ".."))
-		return pacer_usage_error("invalid device name \"%s\": expected 1 to %d characters, none of them '/', ':' or white space",
-					 name, IFNAMSIZ - 1);
-	return 0;
+	static const char expected[] = "expected 1 to 15 bytes, none of them '/', ':' or white space (space, \\t, \\n, \\v, \\f, \\r or byte 0xa0), and not \".\" or \"..\"";
+	size_t i, len = strlen(name);
+	const char *bad = NULL;
+	char *shown;
+	int ret;
+
+	for (i = 0; i < len && !bad; i++)
+		bad = ifname_bad_byte(name[i]);
+	if (len && len < IFNAMSIZ && !bad && strcmp(name, ".") &&
+	    strcmp(name, ".."))
+		return 0;
+
+	shown = ifname_shown(name);
+	if (!shown)
+		return pacer_fail("out of memory");
+	if (!len || len >= IFNAMSIZ)
+		ret = pacer_usage_error("invalid device name \"%s\": %zu bytes long; %s",
+					shown, len, expected);
+	else if (bad)
+		ret = pacer_usage_error("invalid device name \"%s\": %s at byte %zu; %s",
+					shown, bad, i, expected);
+	else
+		ret = pacer_usage_error("invalid device name \"%s\": %s",
+					shown, expected);
+	free(shown);
+	return ret;
 }
 
 /**
