@@ -75,12 +75,15 @@ struct attach_args {
  * @pacer_ifindex: the redirect target looked for
  * @prefs: prefs of the matchall filters that redirect there
  * @handles: their handles
+ * @protocols: their protocols (network order, as in tcm_info): a filter
+ *	added with "protocol ip" is deleted only by naming that protocol
  * @n: how many
  */
 struct redirect_scan {
 	uint32_t pacer_ifindex;
 	uint32_t prefs[16];
 	uint32_t handles[16];
+	uint16_t protocols[16];
 	unsigned int n;
 };
 
@@ -251,9 +254,10 @@ static uint32_t attach_parent(const struct attach_args *a)
 			 a->ingress ? TC_H_MIN_INGRESS : TC_H_MIN_EGRESS);
 }
 
-static uint32_t attach_info(uint32_t pref)
+/* tcm_info: the pref, and the protocol in network order. */
+static uint32_t attach_info(uint32_t pref, uint16_t protocol)
 {
-	return TC_H_MAKE(pref << 16, htons(ETH_P_ALL));
+	return TC_H_MAKE(pref << 16, protocol);
 }
 
 /* Does this action nest (one of TCA_MATCHALL_ACT's) redirect to @ifindex? */
@@ -301,6 +305,7 @@ static int attach_on_filter(struct nl_msg *msg, void *arg)
 			return -E2BIG;
 		scan->prefs[scan->n] = TC_H_MAJ(tcm->tcm_info) >> 16;
 		scan->handles[scan->n] = tcm->tcm_handle;
+		scan->protocols[scan->n] = TC_H_MIN(tcm->tcm_info);
 		scan->n++;
 		break;
 	}
@@ -382,7 +387,8 @@ static int attach_filter(struct pnl *nl, const struct attach_args *a,
 	struct nl_msg *msg;
 
 	msg = attach_tc_msg(a, RTM_NEWTFILTER, NLM_F_CREATE | NLM_F_EXCL,
-			    attach_parent(a), 0, attach_info(a->pref));
+			    attach_parent(a), 0,
+			    attach_info(a->pref, htons(ETH_P_ALL)));
 	if (!msg || nla_put_string(msg, TCA_KIND, "matchall") < 0)
 		goto nomem;
 	options = nla_nest_start(msg, TCA_OPTIONS);
@@ -573,9 +579,11 @@ static int detach_run(const struct attach_args *a)
 		goto out;
 	}
 	for (i = 0; i < scan.n; i++) {
+		/* The filter's own protocol: another one is -EINVAL. */
 		msg = attach_tc_msg(a, RTM_DELTFILTER, 0, attach_parent(a),
 				    scan.handles[i],
-				    attach_info(scan.prefs[i]));
+				    attach_info(scan.prefs[i],
+						scan.protocols[i]));
 		if (!msg) {
 			ret = pacer_fail("out of memory");
 			goto out;
