@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "print.h"
+#include "utf8.h"
 
 #define JSON_MAX_DEPTH 16
 
@@ -34,12 +35,20 @@ static void json_indent(void)
 		fputs("    ", stdout);
 }
 
+/*
+ * A JSON string, always valid UTF-8: control characters, '"' and '\\'
+ * escaped, UTF-8 characters as they are, and each byte that is not part
+ * of one (a class name is bytes) as \ufffd, the replacement character.
+ */
 static void json_escaped(const char *s)
 {
+	size_t n;
+
 	putchar('"');
-	for (; *s; s++) {
+	for (; *s; s += n ?: 1) {
 		unsigned char c = *s;
 
+		n = c < 0x80 ? 1 : utf8_char_len(s);
 		if (c == '"' || c == '\\')
 			printf("\\%c", c);
 		else if (c == '\n')
@@ -48,8 +57,12 @@ static void json_escaped(const char *s)
 			fputs("\\t", stdout);
 		else if (c < 0x20)
 			printf("\\u%04x", c);
-		else
+		else if (n == 1)
 			putchar(c);
+		else if (n)
+			fwrite(s, 1, n, stdout);
+		else
+			fputs("\\ufffd", stdout);
 	}
 	putchar('"');
 }
