@@ -24,6 +24,7 @@
 
 #include "objects.h"
 #include "prometheus.h"
+#include "utf8.h"
 #include "pacerctl.h"
 
 /**
@@ -58,16 +59,25 @@ void pacer_prom_free(struct pacer_prom *prom)
 	memset(prom, 0, sizeof(*prom));
 }
 
-/* A label value: backslash, double quote and newline escaped. */
+/*
+ * A label value: backslash, double quote and newline escaped, and, as the
+ * format must be UTF-8, each byte that is not part of a UTF-8 character
+ * (a class name is bytes) written as U+FFFD.
+ */
 static void prom_label(FILE *f, const char *s)
 {
-	for (; *s; s++) {
+	size_t n;
+
+	for (; *s; s += n ?: 1) {
+		n = utf8_char_len(s);
 		if (*s == '\\' || *s == '"')
 			fprintf(f, "\\%c", *s);
 		else if (*s == '\n')
 			fputs("\\n", f);
+		else if (n)
+			fwrite(s, 1, n, f);
 		else
-			fputc(*s, f);
+			fputs(UTF8_REPLACEMENT, f);
 	}
 }
 

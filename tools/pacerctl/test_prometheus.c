@@ -177,10 +177,13 @@ int main(int argc, char **argv)
 	c.stats.hist[PACER_HIST_BUCKETS - 1] = 1;
 	pacer_prom_add(&prom, &c);
 
-	/* Class 11: a name with every character the format escapes. */
+	/*
+	 * Class 11: a name with every character the format escapes, UTF-8
+	 * ("é") and a byte that is not (0xff, written as U+FFFD).
+	 */
 	memset(&c, 0, sizeof(c));
 	c.id = 11;
-	strcpy(c.name, "a \"b\" c\\d\ne");
+	strcpy(c.name, "a \"b\" c\\d\ne\xff\xc3\xa9");
 	c.stats.v[PACER_STATS_A_BACKLOG_PACKETS] = 3;
 	c.stats.v[PACER_STATS_A_BACKLOG_BYTES] = 4542;
 	pacer_prom_add(&prom, &c);
@@ -216,8 +219,8 @@ int main(int argc, char **argv)
 	want_line(text, "pacer_class_dropped_bytes_total{dev=\"pacer0\",class=\"10\",name=\"s3\"} 15140");
 	want_line(text, "pacer_class_ecn_marked_total{dev=\"pacer0\",class=\"10\",name=\"s3\"} 7");
 	want_line(text, "pacer_class_ecn_unparsed_total{dev=\"pacer0\",class=\"10\",name=\"s3\"} 1");
-	want_line(text, "pacer_class_backlog_packets{dev=\"pacer0\",class=\"11\",name=\"a \\\"b\\\" c\\\\d\\ne\"} 3");
-	want_line(text, "pacer_class_backlog_bytes{dev=\"pacer0\",class=\"11\",name=\"a \\\"b\\\" c\\\\d\\ne\"} 4542");
+	want_line(text, "pacer_class_backlog_packets{dev=\"pacer0\",class=\"11\",name=\"a \\\"b\\\" c\\\\d\\ne\xef\xbf\xbd\xc3\xa9\"} 3");
+	want_line(text, "pacer_class_backlog_bytes{dev=\"pacer0\",class=\"11\",name=\"a \\\"b\\\" c\\\\d\\ne\xef\xbf\xbd\xc3\xa9\"} 4542");
 	want_line(text, "pacer_class_backlog_peak_bytes{dev=\"pacer0\",class=\"10\",name=\"s3\"} 65536");
 	want_line(text, "# TYPE pacer_class_sojourn_seconds histogram");
 	want_line(text, "pacer_class_sojourn_seconds_bucket{dev=\"pacer0\",class=\"10\",name=\"s3\",le=\"0.000001\"} 290");
