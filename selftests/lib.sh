@@ -14,7 +14,9 @@
 # failure without stopping the script, so one run shows every mismatch;
 # ksft_exit then exits 1 if any failed.  An unexpected command failure
 # stops the script (set -e) and the trap says after which step.  Exit 4
-# (KSFT_SKIP) means the test could not run here.
+# (KSFT_SKIP) means the test could not run here; a test that finds that
+# out only after a check failed exits 1 all the same: what it could not
+# do next does not undo the failure (skip names the failed checks).
 
 set -e
 
@@ -23,6 +25,7 @@ KSFT_FAIL=1
 KSFT_SKIP=4
 
 RET=0			# becomes 1 at the first failed check
+FAILED=""		# the failed checks, one a line (their first line)
 NSES=""			# namespaces to delete on exit
 PIDS=""			# background processes to stop on exit
 STEP="start"		# what the script was doing, for the exit trap
@@ -56,8 +59,15 @@ step() {
 	echo "--- $* [at $(($(date +%s) - TEST_START))s]"
 }
 
-# skip REASON: this test cannot run here (exit 4).
+# skip REASON: this test cannot run here (exit 4).  After a failed check
+# it is a failure (exit 1): the checks made so far stand, and a skip would
+# turn their FAIL into "ok # SKIP".
 skip() {
+	if [ "$RET" != 0 ]; then
+		echo "FAIL: checks failed before the test found it could not go on ($*); failed:"
+		printf '%s\n' "$FAILED"
+		exit "$KSFT_FAIL"
+	fi
 	echo "SKIP: $*"
 	exit "$KSFT_SKIP"
 }
@@ -86,8 +96,12 @@ _pass() {
 }
 
 _fail() {
-	echo "FAIL: $*"
+	local msg="$*" nl='
+'
+
+	echo "FAIL: $msg"
 	RET=1
+	FAILED="$FAILED${FAILED:+$nl}  ${msg%%"$nl"*}"
 }
 
 # is_uint VALUE: a non-negative integer (what counters are).
@@ -288,6 +302,11 @@ _lib_cleanup() {
 	set +e
 	if [ "$rc" = 143 ] || [ "$rc" = 130 ]; then
 		echo "FAIL: killed by a signal (timeout?) during step: $STEP"
+	elif [ "$rc" = "$KSFT_SKIP" ] && [ "$RET" != 0 ]; then
+		# An exit 4 that did not come through skip: the same rule.
+		echo "FAIL: exit status $KSFT_SKIP (skip) after failed checks, during step: $STEP; failed:"
+		printf '%s\n' "$FAILED"
+		rc=$KSFT_FAIL
 	elif [ "$rc" != 0 ] && [ "$rc" != "$KSFT_SKIP" ] && [ "$RET" = 0 ]; then
 		echo "FAIL: unexpected exit status $rc during step: $STEP"
 		rc=$KSFT_FAIL
