@@ -11,17 +11,18 @@
 # window at once, so iperf3's figure over a window moves by up to ~1 %
 # with where its edges fall.  Both are logged.
 #
-# The same flow through the kernel's reference shaper, an ifb with an HTB
-# class of the same rate and burst (pacer's default: 10 ms at rate, at
-# least 16 KiB for a class that splits GSO), runs in the same VM right
-# after and is printed beside it.  It is also the control: when a busy
-# host (TCG shares two cores with other VMs) keeps even ifb+htb from 1 %,
-# pacer must be no further from the theory than ifb+htb (check_accuracy
-# says which rule applied).  The class's accounting holds exactly once
-# each run is over.  Debug kernel: 10 Mbit/s only, 6 s runs (seconds
-# 2-5), 3 %.  Premise: one flow keeps the class busy.  The path through
-# pacer0 is measured first; a rate above a quarter of what it carries is
-# replaced by that quarter.
+# The same flow through the kernel's reference shaper, an ifb with an
+# HTB class of the same rate and burst (pacer's default, which the
+# kernel works out anew at each rate: 10 ms at rate, at least 16 KiB for
+# a class that splits GSO; read from the class at each rate), runs in
+# the same VM right after and is printed beside it.  It is also the
+# control: when a busy host (TCG shares two cores with other VMs) keeps
+# even ifb+htb from 1 %, pacer must be no further from the theory than
+# ifb+htb (check_accuracy says which rule applied).  The class's
+# accounting holds exactly once each run is over.  Debug kernel: 10
+# Mbit/s only, 6 s runs (seconds 2-5), 3 %.  Premise: one flow keeps the
+# class busy.  The path through pacer0 is measured first; a rate above a
+# quarter of what it carries is replaced by that quarter.
 #
 #   +------- NS_S --------+       +--------------- NS_P ----------------+
 #   | iperf3 -c           |       | vethP 10.0.4.2           iperf3 -s  |
@@ -133,6 +134,12 @@ for r in $RATES; do
 	pc "$NS_P" class change dev pacer0 id 1 rate "${r}mbit"
 	class_snap "$NS_P" pacer0 1 C
 	check_eq "class 1 rate_bps" "$C_rate_bps" "$bps"
+	# The kernel recomputes the default burst for each rate (25000 bytes
+	# at 20 Mbit/s, 62500 at 50): the control below gets this rate's.
+	want_burst=$((r * 1250))
+	[ "$want_burst" -ge 16384 ] || want_burst=16384
+	check_eq "class 1 burst at $r Mbit/s: max(10 ms at rate, 16 KiB)" "$C_burst" "$want_burst"
+	burst=$C_burst
 	pc "$NS_P" stats reset dev pacer0 id 1
 	measure "$NS_S" 10.0.4.2 "$NS_P" "$TMPD/pacer-$r.json" pacer
 	p_re=$IPERF_RETRANS
@@ -144,7 +151,7 @@ for r in $RATES; do
 	log "receiver intervals (start end bit/s):" \
 		$(iperf_rx_intervals "$TMPD/pacer-$r.json" | awk '{ printf "[%s-%s %d] ", $1, $2, $3 }')
 
-	step "ifb + htb, $r Mbit/s: ${SECS}s of TCP"
+	step "ifb + htb, $r Mbit/s (burst $burst, pacer's): ${SECS}s of TCP"
 	htb_rate "$NS_H" ifb0 "${r}mbit" "$burst"
 	h_drop0=$(htb_drops "$NS_H" ifb0)
 	measure "$NS_S" 10.0.5.2 "$NS_H" "$TMPD/htb-$r.json" ifb+htb
