@@ -21,8 +21,9 @@
 #      sender emits some segments from the other CPU (from softirq, when
 #      an ACK arrives there), and a segment whose flow has packets queued
 #      on one CPU joins them there so as not to overtake them.  Exactly:
-#      tx0 = rx0 - joined0 + joined1, and the same for CPU 1; each CPU
-#      received a quarter or more;
+#      tx0 = rx0 - joined0 + joined1, and the same for CPU 1; the two
+#      CPUs received every packet of the class, and each a quarter or
+#      more;
 #    - when no packet joined its flow on the other CPU (each flow's
 #      packets arrived on one CPU), no flow was reordered: the receiver
 #      queued no segment out of order (TcpExtTCPOFOQueue; DSACKs are only
@@ -91,6 +92,7 @@ pc "$NS_B" rule add dev pacer0 src 10.0.20.1/32 class 1
 run_case() {
 	local ofo0 dsack0
 
+	class_snap "$NS_B" pacer0 1 C0
 	cpu_counts "$NS_B" pacer0 B
 	ofo0=$(snmp_counter "$NS_B" TcpExtTCPOFOQueue)
 	dsack0=$(snmp_counter "$NS_A" TcpExtTCPDSACKRecv)
@@ -108,6 +110,7 @@ run_case() {
 		"$tx1" $((rx1 - j1 + j0))
 	check_eq "$1: class 1 dropped nothing (the flows are ECN-capable)" \
 		"$C_dropped_packets" 0
+	check_cpus_counted "$1" "$rx0" "$rx1" "$(class_delta C C0 rx_packets)"
 	check_ge "$1: CPU 0 received a quarter or more of the packets" \
 		$((rx0 * 4)) $((rx0 + rx1))
 	check_ge "$1: CPU 1 received a quarter or more of the packets" \

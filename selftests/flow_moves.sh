@@ -23,11 +23,11 @@
 # bottleneck; the flow as fast as the guest carries it), then at a
 # quarter of that (100 Mbit/s at most) with "gso split" and with "gso
 # keep".  In each:
-#    - premise: each CPU received a quarter or more of pacer0's packets
-#      (pacerctl -s -s dev show); when the class shapes, some of them
-#      arrived on the CPU that did not hold their flow and joined it
-#      there (joined > 0); nothing was lost before pacer0 (vethA's and
-#      vethB's drop counters);
+#    - premise: CPUs 0 and 1 received every packet of the class, each a
+#      quarter or more (pacerctl -s -s dev show); when the class shapes,
+#      some of them arrived on the CPU that did not hold their flow and
+#      joined it there (joined > 0); nothing was lost before pacer0
+#      (vethA's and vethB's drop counters);
 #    - the receiver queued no segment out of order (TcpExtTCPOFOQueue);
 #    - the sender got no DSACK but those a tail loss probe or a timeout
 #      explains (TcpExtTCPDSACKRecv <= TcpExtTCPLossProbes +
@@ -106,6 +106,7 @@ run_case() {
 	local drops0 drops pid
 
 	pc "$NS_B" stats reset dev pacer0 id 1
+	class_snap "$NS_B" pacer0 1 C0
 	cpu_counts "$NS_B" pacer0 B
 	order_snap "$NS_B" "$NS_A" O
 	drops0=$(veth_drops)
@@ -122,7 +123,7 @@ run_case() {
 	BPS=$(iperf_rx_bps "$TMPD/$1.json" "$FROM" "$SECS")
 	log "$1: $IPERF_RETRANS retransmits; goodput $BPS bit/s," \
 		"Mbit/s by second: $(iperf_rx_mbit_by_second "$TMPD/$1.json")"
-	check_cpu_spread "$1" B A
+	check_cpu_spread "$1" B A "$(class_delta C C0 rx_packets)"
 	check_eq "$1: premise: packets lost before pacer0 (veth drops)" "$drops" 0
 	check_order "$1" O P
 	check_eq "$1: class 1 dropped nothing (the flow is ECN-capable)" \

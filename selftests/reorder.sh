@@ -7,8 +7,9 @@
 # steers flow 1's data and ACKs to CPU 0 and flow 2's to CPU 1, and each
 # sender is pinned to its flow's CPU (taskset): every segment of a flow
 # reaches pacer0 on one CPU, in the order it was sent.  That premise is
-# checked in the same run: no packet joined its flow on the other CPU
-# (pacerctl -s -s dev show), each CPU received a quarter or more.
+# checked in the same run: CPUs 0 and 1 received every packet of the
+# class (pacerctl -s -s dev show), each a quarter or more, and no packet
+# joined its flow on the other CPU.
 #
 # 1. Class 1 at 10 Gbit/s (never the bottleneck), both flows as fast as
 #    the guest carries them; 2. class 1 at a quarter of that (20 Mbit/s
@@ -72,6 +73,7 @@ pc "$NS_B" rule add dev pacer0 src 10.0.41.1/32 class 1
 # run_case TAG: the flows, the premise and the order checks.
 run_case() {
 	pc "$NS_B" stats reset dev pacer0 id 1
+	class_snap "$NS_B" pacer0 1 C0
 	cpu_counts "$NS_B" pacer0 B
 	order_snap "$NS_B" "$NS_A" O
 	two_pinned_flows "$1" 10.0.40.2 10.0.41.2
@@ -80,7 +82,7 @@ run_case() {
 	order_snap "$NS_B" "$NS_A" P
 	class_snap "$NS_B" pacer0 1 C
 	show_class "class 1 after the $1 run" C
-	check_cpu_spread "$1" B A
+	check_cpu_spread "$1" B A "$(class_delta C C0 rx_packets)"
 	check_eq "$1: premise: packets that joined their flow on the other CPU" "$JOINED" 0
 	check_order "$1" O P
 	check_eq "$1: class 1 dropped nothing (the flows are ECN-capable)" \
