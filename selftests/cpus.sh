@@ -90,12 +90,12 @@ pc "$NS_B" rule add dev pacer0 src 10.0.20.1/32 class 1
 
 # run_case TAG: the flows, and every check but the rate.
 run_case() {
-	local ofo0 dsack0
+	local ofo0 dsack0 ofo1 dsack1
 
 	class_snap "$NS_B" pacer0 1 C0
 	cpu_counts "$NS_B" pacer0 B
-	ofo0=$(snmp_counter "$NS_B" TcpExtTCPOFOQueue)
-	dsack0=$(snmp_counter "$NS_A" TcpExtTCPDSACKRecv)
+	snmp_var ofo0 "$NS_B" TcpExtTCPOFOQueue
+	snmp_var dsack0 "$NS_A" TcpExtTCPDSACKRecv
 	two_pinned_flows "$1" 10.0.20.2 10.0.20.2
 	wait_class_idle "$NS_B" pacer0 1
 	cpu_counts "$NS_B" pacer0 A
@@ -115,8 +115,10 @@ run_case() {
 		$((rx0 * 4)) $((rx0 + rx1))
 	check_ge "$1: CPU 1 received a quarter or more of the packets" \
 		$((rx1 * 4)) $((rx0 + rx1))
-	ofo=$(($(snmp_counter "$NS_B" TcpExtTCPOFOQueue) - ofo0))
-	dsack=$(($(snmp_counter "$NS_A" TcpExtTCPDSACKRecv) - dsack0))
+	snmp_var ofo1 "$NS_B" TcpExtTCPOFOQueue
+	snmp_var dsack1 "$NS_A" TcpExtTCPDSACKRecv
+	ofo=$((ofo1 - ofo0))
+	dsack=$((dsack1 - dsack0))
 	log "$1: $ofo segments queued out of order at the receiver, $dsack DSACKs at the senders"
 	if [ $((j0 + j1)) = 0 ]; then
 		# DSACKs are logged only: a tail loss probe at RTT ~0 resends

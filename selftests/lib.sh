@@ -423,6 +423,18 @@ snmp_counter() {
 	ip netns exec "$1" nstat -asz "$2" | awk -v n="$2" '$1 == n { print $2 }'
 }
 
+# snmp_var VAR NS NAME: VAR = snmp_counter NS NAME; the test dies unless
+# that is a number.  When nstat fails or lacks NAME, snmp_counter prints
+# nothing, which $((...)) takes for 0: a delta of two such readings is 0
+# and passes any check that wants none.
+snmp_var() {
+	local _v
+
+	_v=$(snmp_counter "$2" "$3")
+	is_uint "$_v" || die "nstat in $2 gives no $3 (got \"$_v\")"
+	eval "$1=\$_v"
+}
+
 # ----------------------------------------------------------------- JSON
 #
 # jq takes ~0.4 s to start under TCG, awk ~0.01 s: counters are read with
