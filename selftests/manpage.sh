@@ -38,11 +38,28 @@ step "collect the keys"
 	pc "$NS_B" -j rule show dev pacer0 | keys
 	pc "$NS_B" -j -s monitor dev pacer0 count 1 | keys
 } >"$TMPD/keys" 2>"$TMPD/keys.err"
-timeout 10 ip netns exec "$NS_B" pacerctl -j monitor dev pacer0 count 1 >"$TMPD/event" &
-mon=$!
-sleep 1
-pc "$NS_B" class add dev pacer0 id 3 rate 1mbit
-wait "$mon" || true
+# The monitor joins the events group some time after it starts and does
+# not say when (a fixed pause, under TCG or on the debug kernel, may end
+# first): a class is added, a new id each time, until one's event has
+# reached the monitor and it has stopped (count 1), at most MON_TRIES
+# classes ~2 s apart.  Whichever event it sees first is a "class new".
+bg timeout 60 ip netns exec "$NS_B" pacerctl -j monitor dev pacer0 count 1 \
+	>"$TMPD/event" 2>"$TMPD/event.err"
+mon=$BGPID
+MON_TRIES=15
+id=3
+while :; do
+	pc "$NS_B" class add dev pacer0 id "$id" rate 1mbit
+	wait_for 2 not_running "$mon" >/dev/null && break
+	[ "$id" -lt $((MON_TRIES + 2)) ] ||
+		die "pacerctl monitor saw none of classes 3 to $id being added, ~2 s apart: $(cat "$TMPD/event.err")"
+	id=$((id + 1))
+done
+wait_exit "$mon" 5 || die "pacerctl monitor did not end"
+log "the monitor stopped after $((id - 2)) class add(s); its stderr: \"$(cat "$TMPD/event.err")\""
+check_eq "pacerctl -j monitor dev pacer0 count 1: exit status" "$EXIT_STATUS" 0
+check_eq "the monitor's one event is a class added to pacer0" \
+	"$(jq -r '"\(.event) \(.ifname)"' <"$TMPD/event" | words)" "class new pacer0"
 keys <"$TMPD/event" >>"$TMPD/keys"
 sort -u "$TMPD/keys" -o "$TMPD/keys"
 log "$(wc -l <"$TMPD/keys") keys: $(words <"$TMPD/keys")"
