@@ -70,23 +70,58 @@ check_eq "pings through pacer0" \
 	"$(ip netns exec "$NS_A" ping -n -q -c 5 -i 0.05 -W 2 10.0.31.2 | sed -n 's/.* \([0-9]*\) received.*/\1/p')" 5
 wait_pacer_idle "$NS_B" pacer0
 
+# json_state FILE FILTER CMD...: CMD's JSON output through jq -S FILTER,
+# in FILE.  CMD's exit status is checked apart from jq's (in a pipeline
+# only jq's would count, and a failed command on both sides of the round
+# trip would leave two equal empty files); the test dies if jq fails or
+# prints nothing.
+json_state() {
+	local file="$1" filter="$2" rc=0
+
+	shift 2
+	"$@" >"$file.json" 2>"$file.err" || rc=$?
+	[ "$rc" = 0 ] || die "\"$*\" exited $rc: $(cat "$file.err")"
+	jq -S "$filter" "$file.json" >"$file" ||
+		die "jq '$filter' failed on the output of \"$*\": $(head -c 300 "$file.json")"
+	[ -s "$file" ] || die "jq '$filter' printed nothing from \"$*\""
+}
+
 # state DIR: what must survive the round trip, one file each.
 state() {
 	mkdir -p "$1"
-	pc "$NS_B" -j dev show dev pacer0 |
-		jq -S '.[] | {ifname, classes, max_classes, rules, max_rules, max_memory}' >"$1/dev"
-	pc "$NS_B" -j class show dev pacer0 | jq -S . >"$1/classes"
-	pc "$NS_B" -j rule show dev pacer0 | jq -S 'map(del(.matches))' >"$1/rules"
+	json_state "$1/dev" '.[] | {ifname, classes, max_classes, rules, max_rules, max_memory}' \
+		pc "$NS_B" -j dev show dev pacer0
+	json_state "$1/classes" . pc "$NS_B" -j class show dev pacer0
+	json_state "$1/rules" 'map(del(.matches))' pc "$NS_B" -j rule show dev pacer0
 	for side in ingress egress; do
-		tc -n "$NS_B" -j filter show dev vethB "$side" | jq -S '
+		json_state "$1/filters-$side" '
 			walk(if type == "object" then
 				del(.index, .ref, .bind, .tm, .stats, .not_in_hw, .in_hw_count)
-			     else . end)' >"$1/filters-$side"
+			     else . end)' \
+			tc -n "$NS_B" -j filter show dev vethB "$side"
 	done
-	tc -n "$NS_B" -j qdisc show dev vethB | jq -S 'map(del(.handle?))' >"$1/qdiscs"
+	json_state "$1/qdiscs" 'map(del(.handle?))' tc -n "$NS_B" -j qdisc show dev vethB
+}
+
+# redirects FILE: "PREF ACTION MIRRED_ACTION TO_DEV" of each matchall
+# filter in a filters-SIDE file, for its first action.
+redirects() {
+	jq -r '.[] | select(.kind == "matchall" and .options.actions != null)
+		| .pref as $p | .options.actions[0]
+		| "\($p) \(.kind) \(.mirred_action) \(.to_dev)"' "$1" | words
 }
 
 state "$TMPD/before"
+# What the round trip compares must be there to compare.
+check_eq "before: vethB's ingress filters (attach ingress: pref 49152)" \
+	"$(redirects "$TMPD/before/filters-ingress")" "49152 mirred redirect pacer0"
+check_eq "before: vethB's egress filters (attach egress pref 100)" \
+	"$(redirects "$TMPD/before/filters-egress")" "100 mirred redirect pacer0"
+check_eq "before: vethB's clsact qdisc" \
+	"$(jq '[.[] | select(.kind == "clsact")] | length' "$TMPD/before/qdiscs")" 1
+check_eq "before: pacer0's caps" \
+	"$(jq -r '"\(.ifname) \(.max_classes) \(.max_rules) \(.max_memory)"' "$TMPD/before/dev")" \
+	"pacer0 100 200 33554432"
 check_eq "counters are not zero before the dump (class 10 rx_packets > 0)" \
 	"$(pc "$NS_B" -j -s class show dev pacer0 id 10 | jq '.[0].stats.rx_packets > 0')" true
 check_eq "rules before" "$(jq length "$TMPD/before/rules")" 13
