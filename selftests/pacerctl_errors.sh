@@ -146,9 +146,6 @@ check_fail "a ceil below 1bit is refused, not read as 0 (none)" 2 \
 check_fail "a part of a byte is refused, not dropped" 2 \
 	'invalid burst "1.5": expected a whole number of bytes' \
 	in_ns pacerctl class change dev pacer0 id 0 burst 1.5
-check_fail "a mark with a leading 0 is decimal, not octal: 010 is 0xa" 2 \
-	'mark "010/0x8" is out of range: expected a value with no bit outside the mask (0xa & ~0x8 = 0x2)' \
-	in_ns pacerctl rule add dev pacer0 mark 010/0x8 class 0
 
 step "help at every level: exit 0, usage on stdout"
 check_help "help" in_ns pacerctl help

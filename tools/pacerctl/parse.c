@@ -154,25 +154,9 @@ int parse_ports(const char *str, uint16_t *min, uint16_t *max)
 	return 0;
 }
 
-/*
- * A number in decimal, or in hexadecimal after 0x: never octal, so a
- * leading 0 ("010") is still decimal.
- */
-static int parse_dec_or_hex(const char *str, uint64_t max, uint64_t *value)
-{
-	if (str[0] == '0' && (str[1] == 'x' || str[1] == 'X')) {
-		/* strtoull would take a second 0x: "0x0x10" */
-		if (str[2 + strspn(str + 2, "0123456789abcdefABCDEF")])
-			return -EINVAL;
-		return parse_uint(str + 2, 16, max, value);
-	}
-	return parse_uint(str, 10, max, value);
-}
-
 /**
  * parse_mark() - parse a firewall mark and its mask, "VALUE[/MASK]"
- * @str: the text; each number decimal ("010" is 10), or hexadecimal with
- *	0x
+ * @str: the text; each number as strtoul with base 0 reads it
  * @mark: the value
  * @mask: the mask, 0xffffffff when none is written
  *
@@ -194,12 +178,12 @@ int parse_mark(const char *str, uint32_t *mark, uint32_t *mask)
 			return -EINVAL;
 		memcpy(value, str, len);
 		value[len] = '\0';
-		err = parse_dec_or_hex(slash + 1, UINT32_MAX, &m);
+		err = parse_uint(slash + 1, 0, UINT32_MAX, &m);
 		if (err == -EINVAL)
 			return err;
-		err = parse_dec_or_hex(value, UINT32_MAX, &v) ?: err;
+		err = parse_uint(value, 0, UINT32_MAX, &v) ?: err;
 	} else {
-		err = parse_dec_or_hex(str, UINT32_MAX, &v);
+		err = parse_uint(str, 0, UINT32_MAX, &v);
 	}
 	if (err)
 		return err;
