@@ -23,7 +23,7 @@
 #define PARSE_PORTS_HELP \
 	"a port from 0 to 65535, or a range of them (1000-2000)"
 #define PARSE_MARK_HELP \
-	"VALUE or VALUE/MASK, each a 32-bit number (decimal, or hexadecimal with 0x)"
+	"VALUE or VALUE/MASK, each a 32-bit number (decimal, hexadecimal with 0x, octal with a leading 0)"
 #define PARSE_PRIO_HELP \
 	"MAJ:MIN (hexadecimal, as tc writes a class id, each 0 to ffff) or a decimal number up to 4294967295"
 #define PARSE_PROTO_HELP \

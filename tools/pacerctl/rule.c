@@ -101,7 +101,8 @@ static void rule_usage(FILE *f)
 	      "    proto PROTO     tcp, udp, sctp, icmp, icmpv6, or 0 to 255\n"
 	      "    sport, dport PORTS  a port (80) or a range (1000-2000)\n"
 	      "    mark V[/M]      firewall mark: (mark & M) == V; M defaults to\n"
-	      "                    0xffffffff (decimal, or hexadecimal with 0x)\n"
+	      "                    0xffffffff (decimal, hexadecimal with 0x, octal\n"
+	      "                    with a leading 0, as ip and tc read it)\n"
 	      "    prio MAJ:MIN|N  skb priority, exactly: MAJ:MIN in hexadecimal as tc\n"
 	      "                    writes a class id (1:10 is 0x10010), or decimal N\n"
 	      "    class ID        the class a matching packet goes to, 0 to 65535\n", f);
