@@ -6,10 +6,13 @@
 # Attached, vethB's ingress (and then its egress) reaches pacer0: pacer0
 # receives exactly the packets vethB received (sent), tc shows a matchall
 # filter at pref 49152 redirecting to pacer0; detached, the filter is gone
-# and pacer0 receives nothing more.  Every refusal names its cause and
-# changes nothing: a second attach, a pref in use, an ingress qdisc where
-# egress needs clsact, a device that does not exist or is no pacer, an
-# unprivileged user, bad arguments.
+# and pacer0 receives nothing more.  A redirect added by hand with tc on
+# chain 5 is found and deleted by detach (chain 5 is empty afterwards),
+# and chain 0's filter of the same pref and handle is left alone; attach
+# refuses beside it, naming "chain 5 pref 7".  Every refusal names its
+# cause and changes nothing: a second attach, a pref in use, an ingress
+# qdisc where egress needs clsact, a device that does not exist or is no
+# pacer, an unprivileged user, bad arguments.
 #
 #   +----- NS_A -----+          +---------------- NS_B -------------------+
 #   | ping -i 0.05   |          | vethB 10.0.14.2                         |
@@ -34,6 +37,15 @@ filters() {
 	tc -n "$1" -j filter show dev "$2" "$3" 2>/dev/null | jq -r '
 		.[] | select(.kind == "matchall" and .options.actions != null)
 		| "\(.pref) \(.options.actions[0].to_dev)"' | sort -u
+}
+
+# on_chain NS DEV SIDE CHAIN: "PREF TARGET" for each filter on that chain
+# of that side of DEV: its first action's target device (mirred) or
+# control action (pass).
+on_chain() {
+	tc -n "$1" -j filter show dev "$2" "$3" chain "$4" 2>/dev/null | jq -r '
+		.[] | select(.options != null) | .pref as $p | .options.actions[0]
+		| "\($p) \(.to_dev // .control_action.type)"' | sort -u
 }
 
 # pings: 20 pings from NS_A.  Sets PINGS (answered), RX (packets pacer0
@@ -108,6 +120,23 @@ check_eq "clsact stays (other filters may use it)" \
 pings
 check_eq "detached: pings answered" "$PINGS" 20
 check_eq "detached: packets through pacer0" "$RX" 0
+
+step "a redirect added by hand on chain 5, and chain 0's filter of its pref"
+# Both matchall filters get handle 1 and protocol all: a delete that names
+# no chain would find chain 0's.
+tc -n "$NS_B" filter add dev vethB ingress pref 7 matchall action pass
+tc -n "$NS_B" filter add dev vethB ingress chain 5 pref 7 matchall \
+	action mirred egress redirect dev pacer0
+check_eq "tc: the redirect on chain 5" "$(on_chain "$NS_B" vethB ingress 5)" "7 pacer0"
+check_eq "tc: the pass on chain 0" "$(on_chain "$NS_B" vethB ingress 0)" "7 pass"
+check_fail "attach beside it" 1 'vethB ingress already redirects to pacer0 (chain 5 pref 7)' \
+	ip netns exec "$NS_B" pacerctl attach dev pacer0 ingress vethB
+check_ok "detach finds it on chain 5" ip netns exec "$NS_B" pacerctl detach dev pacer0 ingress vethB
+check_eq "tc: chain 5 is empty" "$(on_chain "$NS_B" vethB ingress 5)" ""
+check_eq "tc: chain 0's pass is kept" "$(on_chain "$NS_B" vethB ingress 0)" "7 pass"
+check_fail "detach again" 1 'vethB ingress does not redirect to pacer0' \
+	ip netns exec "$NS_B" pacerctl detach dev pacer0 ingress vethB
+tc -n "$NS_B" filter del dev vethB ingress pref 7
 
 step "an existing ingress qdisc, a pref in use"
 ip -n "$NS_B" link add dum0 type dummy

@@ -15,8 +15,9 @@
  *
  * The clsact qdisc is kept if DEV has one (an ingress qdisc serves for
  * ingress), and removed again if the filter cannot be added.  "detach"
- * deletes every matchall filter on that side of DEV whose actions
- * redirect to PACER, and leaves the qdisc: other filters may use it.
+ * deletes every matchall filter on that side of DEV, on any chain, whose
+ * actions redirect to PACER, and leaves the qdisc: other filters may use
+ * it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -77,6 +78,8 @@ struct attach_args {
  * @handles: their handles
  * @protocols: their protocols (network order, as in tcm_info): a filter
  *	added with "protocol ip" is deleted only by naming that protocol
+ * @chains: their chains (TCA_CHAIN): the dump lists every chain, and a
+ *	delete that names none looks in chain 0
  * @n: how many
  */
 struct redirect_scan {
@@ -84,6 +87,7 @@ struct redirect_scan {
 	uint32_t prefs[16];
 	uint32_t handles[16];
 	uint16_t protocols[16];
+	uint32_t chains[16];
 	unsigned int n;
 };
 
@@ -254,6 +258,18 @@ static uint32_t attach_parent(const struct attach_args *a)
 			 a->ingress ? TC_H_MIN_INGRESS : TC_H_MIN_EGRESS);
 }
 
+/* Where a filter is, as tc names it: "pref N", "chain C pref N" off 0. */
+static const char *attach_where(char *buf, size_t len, uint32_t chain,
+				uint32_t pref)
+{
+	if (chain)
+		snprintf(buf, len, "chain %" PRIu32 " pref %" PRIu32, chain,
+			 pref);
+	else
+		snprintf(buf, len, "pref %" PRIu32, pref);
+	return buf;
+}
+
 /* tcm_info: the pref, and the protocol in network order. */
 static uint32_t attach_info(uint32_t pref, uint16_t protocol)
 {
@@ -291,6 +307,8 @@ static int attach_on_filter(struct nl_msg *msg, void *arg)
 		return 0;
 	if (nlmsg_parse(nlh, sizeof(*tcm), tb, TCA_MAX, NULL) < 0)
 		return -EBADMSG;
+	if (tb[TCA_CHAIN] && nla_len(tb[TCA_CHAIN]) < (int)sizeof(uint32_t))
+		return -EBADMSG;
 	tcm = nlmsg_data(nlh);
 	if (!tcm->tcm_handle || !tb[TCA_KIND] || !tb[TCA_OPTIONS] ||
 	    strcmp(nla_get_string(tb[TCA_KIND]), "matchall") ||
@@ -306,13 +324,19 @@ static int attach_on_filter(struct nl_msg *msg, void *arg)
 		scan->prefs[scan->n] = TC_H_MAJ(tcm->tcm_info) >> 16;
 		scan->handles[scan->n] = tcm->tcm_handle;
 		scan->protocols[scan->n] = TC_H_MIN(tcm->tcm_info);
+		/* A kernel before chains (4.13) sends none: chain 0. */
+		scan->chains[scan->n] = tb[TCA_CHAIN] ?
+					nla_get_u32(tb[TCA_CHAIN]) : 0;
 		scan->n++;
 		break;
 	}
 	return 0;
 }
 
-/* The matchall filters on @a's side of the device that redirect to pacer. */
+/*
+ * The matchall filters on @a's side of the device that redirect to pacer,
+ * on every chain: a dump without TCA_CHAIN lists them all.
+ */
 static int attach_scan(struct pnl *nl, const struct attach_args *a,
 		       struct redirect_scan *scan, char *extack, size_t len)
 {
@@ -514,7 +538,7 @@ static void attach_warn_down(const char *ifname)
 
 static int attach_run(const struct attach_args *a)
 {
-	char extack[PNL_EXTACK_LEN];
+	char extack[PNL_EXTACK_LEN], where[40];
 	struct redirect_scan scan;
 	struct pnl nl;
 	int ret, err, created;
@@ -523,8 +547,10 @@ static int attach_run(const struct attach_args *a)
 	if (ret)
 		goto out;
 	if (scan.n) {
-		ret = pacer_fail("%s %s already redirects to %s (pref %" PRIu32 ")",
-				 a->ifname, a->side, a->pacer, scan.prefs[0]);
+		ret = pacer_fail("%s %s already redirects to %s (%s)",
+				 a->ifname, a->side, a->pacer,
+				 attach_where(where, sizeof(where),
+					      scan.chains[0], scan.prefs[0]));
 		goto out;
 	}
 
@@ -563,7 +589,7 @@ out:
 
 static int detach_run(const struct attach_args *a)
 {
-	char extack[PNL_EXTACK_LEN];
+	char extack[PNL_EXTACK_LEN], where[40];
 	struct redirect_scan scan;
 	struct nl_msg *msg;
 	struct pnl nl;
@@ -579,12 +605,17 @@ static int detach_run(const struct attach_args *a)
 		goto out;
 	}
 	for (i = 0; i < scan.n; i++) {
-		/* The filter's own protocol: another one is -EINVAL. */
+		/*
+		 * The filter's own protocol (another one is -EINVAL) and
+		 * chain (without one, the kernel looks in chain 0: -ENOENT,
+		 * or chain 0's filter of that pref and handle is deleted).
+		 */
 		msg = attach_tc_msg(a, RTM_DELTFILTER, 0, attach_parent(a),
 				    scan.handles[i],
 				    attach_info(scan.prefs[i],
 						scan.protocols[i]));
-		if (!msg) {
+		if (!msg || nla_put_u32(msg, TCA_CHAIN, scan.chains[i]) < 0) {
+			nlmsg_free(msg);
 			ret = pacer_fail("out of memory");
 			goto out;
 		}
@@ -592,9 +623,12 @@ static int detach_run(const struct attach_args *a)
 				  sizeof(extack));
 		if (err) {
 			ret = pacer_fail_request(err, extack, false,
-						 "cannot delete the filter with pref %" PRIu32 " from %s %s",
-						 scan.prefs[i], a->ifname,
-						 a->side);
+						 "cannot delete the filter with %s from %s %s",
+						 attach_where(where,
+							      sizeof(where),
+							      scan.chains[i],
+							      scan.prefs[i]),
+						 a->ifname, a->side);
 			goto out;
 		}
 	}
