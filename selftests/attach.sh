@@ -9,7 +9,8 @@
 # and pacer0 receives nothing more.  A redirect added by hand with tc on
 # chain 5 is found and deleted by detach (chain 5 is empty afterwards),
 # and chain 0's filter of the same pref and handle is left alone; attach
-# refuses beside it, naming "chain 5 pref 7".  Every refusal names its
+# refuses beside it, naming "chain 5 pref 7", and dump writes it as a
+# comment, not as an attach line, with a warning.  Every refusal names its
 # cause and changes nothing: a second attach, a pref in use, an ingress
 # qdisc where egress needs clsact, a device that does not exist or is no
 # pacer, an unprivileged user, bad arguments.
@@ -131,6 +132,13 @@ check_eq "tc: the redirect on chain 5" "$(on_chain "$NS_B" vethB ingress 5)" "7 
 check_eq "tc: the pass on chain 0" "$(on_chain "$NS_B" vethB ingress 0)" "7 pass"
 check_fail "attach beside it" 1 'vethB ingress already redirects to pacer0 (chain 5 pref 7)' \
 	ip netns exec "$NS_B" pacerctl attach dev pacer0 ingress vethB
+check_ok "dump" ip netns exec "$NS_B" pacerctl dump dev pacer0
+check_eq "dump: no attach line (it would redirect all of vethB's ingress)" \
+	"$(grep -c '^attach ' "$TMPD/out")" 0
+check_eq "dump: a comment instead" \
+	"$(grep -cx '# not restored: vethB ingress redirects to pacer0 from chain 5 pref 7, and attach adds to chain 0 only' "$TMPD/out")" 1
+check_eq "dump: and a warning" \
+	"$(grep -c 'warning: vethB ingress redirects to pacer0 from chain 5 pref 7: attach adds to chain 0 only' "$TMPD/err")" 1
 check_ok "detach finds it on chain 5" ip netns exec "$NS_B" pacerctl detach dev pacer0 ingress vethB
 check_eq "tc: chain 5 is empty" "$(on_chain "$NS_B" vethB ingress 5)" ""
 check_eq "tc: chain 0's pass is kept" "$(on_chain "$NS_B" vethB ingress 0)" "7 pass"

@@ -465,8 +465,9 @@ static int attach_open_scan(struct pnl *nl, const struct attach_args *a,
 /**
  * pacer_attach_list() - the redirects to a pacer device that "attach" makes
  * @pacer_ifindex: the pacer device
- * @fn: called for each: the device, its side (ingress or not) and the
- *	filter's pref; a non-zero return stops the walk and is returned
+ * @fn: called for each: the device, its side (ingress or not), the
+ *	filter's chain and its pref; a non-zero return stops the walk and
+ *	is returned
  * @arg: @fn's argument
  *
  * Every device of this network namespace is looked at, on both sides.
@@ -475,7 +476,8 @@ static int attach_open_scan(struct pnl *nl, const struct attach_args *a,
  */
 int pacer_attach_list(uint32_t pacer_ifindex,
 		      int (*fn)(const char *ifname, bool ingress,
-				uint32_t pref, void *arg), void *arg)
+				uint32_t chain, uint32_t pref, void *arg),
+		      void *arg)
 {
 	struct attach_args a = { .pacer_ifindex = pacer_ifindex };
 	struct if_nameindex *ifs, *i;
@@ -511,8 +513,8 @@ int pacer_attach_list(uint32_t pacer_ifindex,
 				break;
 			}
 			for (k = 0; k < scan.n && !ret; k++)
-				ret = fn(i->if_name, a.ingress, scan.prefs[k],
-					 arg);
+				ret = fn(i->if_name, a.ingress, scan.chains[k],
+					 scan.prefs[k], arg);
 		}
 	}
 	pnl_close(&nl);

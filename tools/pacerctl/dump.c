@@ -6,7 +6,8 @@
  * In order: the device's caps, class 0 (changed, as it always exists),
  * the other classes, the rules by pref, then the redirects "attach" makes
  * (matchall mirred filters of this namespace's devices that send their
- * ingress or egress to DEV).  Values are written exactly, in base units
+ * ingress or egress to DEV; one on a chain other than 0, which attach
+ * cannot make, is a comment and a warning).  Values are written exactly, in base units
  * (bit, bytes, us), and defaults explicitly, but for a burst that is the
  * default of its rate: that one is left out, so that the restored class
  * keeps a burst that follows its rate (and at 1kbit the default, 1000 s
@@ -188,13 +189,25 @@ static int dump_on_rule(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-static int dump_on_attach(const char *ifname, bool ingress, uint32_t pref,
-			  void *arg)
+static int dump_on_attach(const char *ifname, bool ingress, uint32_t chain,
+			  uint32_t pref, void *arg)
 {
+	const char *side = ingress ? "ingress" : "egress";
 	struct dump_ctx *ctx = arg;
 
-	printf("attach dev %s %s %s pref %u\n", ctx->ifname,
-	       ingress ? "ingress" : "egress", ifname, pref);
+	/*
+	 * attach adds to chain 0: as an "attach" line, a redirect of the
+	 * packets that reach chain C would take all of them.
+	 */
+	if (chain) {
+		printf("# not restored: %s %s redirects to %s from chain %u pref %u, and attach adds to chain 0 only\n",
+		       ifname, side, ctx->ifname, chain, pref);
+		fprintf(stderr, "pacerctl: warning: %s %s redirects to %s from chain %u pref %u: attach adds to chain 0 only, so the dump has it as a comment, not restored by \"pacerctl -b\"\n",
+			ifname, side, ctx->ifname, chain, pref);
+		return 0;
+	}
+	printf("attach dev %s %s %s pref %u\n", ctx->ifname, side, ifname,
+	       pref);
 	return 0;
 }
 

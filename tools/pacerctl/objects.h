@@ -138,7 +138,8 @@ void pacer_class_stats_print(const struct pacer_class_stats *st, int level);
 /* attach.c */
 int pacer_attach_list(uint32_t pacer_ifindex,
 		      int (*fn)(const char *ifname, bool ingress,
-				uint32_t pref, void *arg), void *arg);
+				uint32_t chain, uint32_t pref, void *arg),
+		      void *arg);
 
 /* rule.c */
 int pacer_rule_decode(struct nlmsghdr *nlh, struct pacer_msg_dev *dev,
