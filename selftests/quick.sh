@@ -14,7 +14,13 @@
 #   device; the device exists already; down of a missing device and of a
 #   device that is not a pacer device; a failing line (line 4 of 5, after
 #   the attach): the message names FILE:4, pq0 is taken down again, the
-#   attach of line 3 is undone and line 5 never ran.
+#   attach of line 3 is undone and line 5 never ran;
+# - down, when the redirect of an attach line cannot be detached (a
+#   pacerctl whose detach fails, put first in PATH), exits 1 naming it and
+#   saying that pq3 is kept: pq3 and the redirect stay, pings still pass;
+#   down again with the real pacerctl deletes both;
+# - down, when that redirect was detached by hand already (pacerctl detach
+#   fails: nothing to undo), deletes the device and exits 0.
 # tools/pacer-quick/pacer-quick reaches the guest as selftests/pacer-quick,
 # copied there by "make -C selftests" (make check does it).
 #
@@ -42,6 +48,13 @@ mkdir -p "$CONF"
 # applet would shadow iproute2's (no -j).
 pq() {
 	ip netns exec "$NS_B" env PACER_CONF_DIR="$CONF" dash "$PQ" "$@"
+}
+
+# pq_nodetach ARGS...: pq with $TMPD/bin first in PATH, where the test
+# puts a pacerctl whose detach fails.
+pq_nodetach() {
+	ip netns exec "$NS_B" env PATH="$TMPD/bin:$PATH" PACER_CONF_DIR="$CONF" \
+		dash "$PQ" "$@"
 }
 
 # redirects: the matchall filters on vethB's ingress, "PREF TO_DEV" each.
@@ -140,5 +153,45 @@ check_eq "the message says it takes pq1 down" \
 check_eq "pq1 is gone" "$(exists pq1 && echo yes || echo no)" no
 check_eq "line 3's attach is undone" "$(redirects)" ""
 check_eq "pings answered" "$(pings 5)" 5
+
+step "down keeps pq3 while its redirect cannot be detached"
+cat >"$CONF/pq3.conf" <<'EOF'
+class add dev pq3 id 10 rate 20mbit
+attach dev pq3 ingress vethB
+EOF
+check_ok "up pq3" pq up pq3
+check_eq "vethB ingress redirects to pq3" "$(redirects)" "49152 pq3"
+# A pacerctl whose detach fails and leaves the redirect, as when the
+# kernel refuses the delete; every other command is the real one's.
+REAL_PACERCTL=$(command -v pacerctl)
+mkdir -p "$TMPD/bin"
+cat >"$TMPD/bin/pacerctl" <<EOF
+#!/bin/sh
+if [ "\$1" = detach ]; then
+	echo "pacerctl: detach refused by the test" >&2
+	exit 1
+fi
+exec "$REAL_PACERCTL" "\$@"
+EOF
+chmod +x "$TMPD/bin/pacerctl"
+check_fail "down pq3, detach failing" 1 "pacer-quick: could not detach pq3 from vethB ingress" \
+	pq_nodetach down pq3
+log "stderr: $(words <"$TMPD/err")"
+check_eq "the message says pq3 is kept" "$(grep -c '^pacer-quick: kept pq3: ' "$TMPD/err")" 1
+check_eq "pq3 is kept" "$(exists pq3 && echo yes || echo no)" yes
+check_eq "vethB ingress still redirects to pq3" "$(redirects)" "49152 pq3"
+check_eq "pings through pq3 answered" "$(pings 5)" 5
+check_ok "down pq3 again, detach working" pq down pq3
+check_eq "pq3 is gone" "$(exists pq3 && echo yes || echo no)" no
+check_eq "no redirect left on vethB" "$(redirects)" ""
+
+step "down when the redirect is detached already: the device goes"
+check_ok "up pq3" pq up pq3
+check_ok "detach by hand" pc "$NS_B" detach dev pq3 ingress vethB
+check_ok "down pq3" pq down pq3
+check_eq "pacerctl said there was nothing to detach" \
+	"$(grep -c 'vethB ingress does not redirect to pq3' "$TMPD/err")" 1
+check_eq "pq3 is gone" "$(exists pq3 && echo yes || echo no)" no
+check_eq "no redirect left on vethB" "$(redirects)" ""
 
 ksft_exit
