@@ -20,7 +20,9 @@
 #   saying that pq3 is kept: pq3 and the redirect stay, pings still pass;
 #   down again with the real pacerctl deletes both;
 # - down, when that redirect was detached by hand already (pacerctl detach
-#   fails: nothing to undo), deletes the device and exits 0.
+#   fails: nothing to undo), deletes the device and exits 0;
+# - up with a failing line after an attach, when that redirect cannot be
+#   detached, exits 1 and keeps pq4 and the redirect, saying so.
 # tools/pacer-quick/pacer-quick reaches the guest as selftests/pacer-quick,
 # copied there by "make -C selftests" (make check does it).
 #
@@ -192,6 +194,22 @@ check_ok "down pq3" pq down pq3
 check_eq "pacerctl said there was nothing to detach" \
 	"$(grep -c 'vethB ingress does not redirect to pq3' "$TMPD/err")" 1
 check_eq "pq3 is gone" "$(exists pq3 && echo yes || echo no)" no
+check_eq "no redirect left on vethB" "$(redirects)" ""
+
+step "up's taking down after a failing line keeps pq4 under a redirect"
+cat >"$CONF/pq4.conf" <<'EOF'
+attach dev pq4 ingress vethB
+rule add dev pq4 pref 6 proto udp class 12
+EOF
+check_fail "up pq4, line 2 failing, detach failing" 1 \
+	"pacer-quick: could not detach pq4 from vethB ingress" pq_nodetach up pq4
+log "stderr: $(words <"$TMPD/err")"
+check_eq "the message names line 2" "$(grep -c "$CONF/pq4.conf:2:" "$TMPD/err")" 1
+check_eq "the message says pq4 is kept" "$(grep -c '^pacer-quick: kept pq4: ' "$TMPD/err")" 1
+check_eq "pq4 is kept" "$(exists pq4 && echo yes || echo no)" yes
+check_eq "vethB ingress still redirects to pq4" "$(redirects)" "49152 pq4"
+check_ok "down pq4, detach working" pq down pq4
+check_eq "pq4 is gone" "$(exists pq4 && echo yes || echo no)" no
 check_eq "no redirect left on vethB" "$(redirects)" ""
 
 ksft_exit
