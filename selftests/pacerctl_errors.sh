@@ -143,9 +143,9 @@ check_fail "a rate below 1bit is refused, not read as 0 (unlimited)" 2 \
 check_fail "a ceil below 1bit is refused, not read as 0 (none)" 2 \
 	'ceil "0.5bit" is out of range' \
 	in_ns pacerctl class change dev pacer0 id 0 ceil 0.5bit
-check_fail "a part of a byte is refused, not dropped" 2 \
-	'invalid burst "1.5": expected a whole number of bytes' \
-	in_ns pacerctl class change dev pacer0 id 0 burst 1.5
+check_fail "a burst below 1 byte is refused, not read as 0 (the default)" 2 \
+	'burst "0.5"' \
+	in_ns pacerctl class change dev pacer0 id 0 burst 0.5
 
 step "help at every level: exit 0, usage on stdout"
 check_help "help" in_ns pacerctl help

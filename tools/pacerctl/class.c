@@ -268,7 +268,8 @@ static int class_parse_burst(const char *value, struct class_args *a)
 		return pacer_usage_error("invalid burst \"%s\": expected %s",
 					 value, UNITS_SIZE_HELP);
 	if (err || burst > BURST_MAX)
-		return out_of_range("burst", value, "0 (the default) to 1g");
+		return out_of_range("burst", value,
+				    "0 (the default), or 1 byte to 1g");
 	a->cls.burst = burst;
 	a->cls.has |= PACER_BIT(PACER_CLASS_A_BURST);
 	a->burst_text = value;

@@ -388,18 +388,19 @@ int main(void)
 	rejects(parse_size, "size", "1x", -EINVAL);
 	rejects(parse_size, "size", "k", -EINVAL);
 	rejects(parse_size, "size", "17179869184g", -ERANGE);
-	/* whole bytes only: a part of one is refused, never dropped */
+	/* a part of a byte is dropped, as tc does; below one byte, refused */
 	parses(parse_size, "size", "0", 0);
 	parses(parse_size, "size", "0.0", 0);
 	parses(parse_size, "size", "0.5k", 512);
 	parses(parse_size, "size", "1500.0", 1500);
 	parses(parse_size, "size", "0.0009765625k", 1);
 	parses(parse_size, "size", "0.000000000931322574615478515625g", 1);
-	rejects(parse_size, "size", "0.5", -EINVAL);
-	rejects(parse_size, "size", "1.9", -EINVAL);
-	rejects(parse_size, "size", "1.5b", -EINVAL);
-	rejects(parse_size, "size", "0.001k", -EINVAL);
-	rejects(parse_size, "size", "1.0000000000000000000001g", -EINVAL);
+	parses(parse_size, "size", "1.9", 1);
+	parses(parse_size, "size", "1.5b", 1);
+	parses(parse_size, "size", "0.1m", 104857);
+	parses(parse_size, "size", "1.0000000000000000000001g", 1073741824);
+	rejects(parse_size, "size", "0.5", -ERANGE);
+	rejects(parse_size, "size", "0.0009k", -ERANGE);
 
 	/* times: nanoseconds */
 	parses(parse_time, "time", "5ms", 5000000);

@@ -87,41 +87,35 @@ static const struct unit *find_unit(const struct unit *units, const char *s)
 }
 
 /*
- * The fraction's share of @scale: "0.DIGITS" x @scale, rounded down, and
- * whether that is exact.  DIGITS x @scale is multiplied out from its last
- * digit, as on paper: the digits that fall below the point say whether
- * anything is left over, the carry out of the first is the share.  The
- * carry stays below @scale, so nothing overflows for any unit.
+ * The fraction's share of @scale: "0.DIGITS" x @scale, rounded down.
+ * DIGITS x @scale is multiplied out from its last digit, as on paper: the
+ * carry out of the first is the share, exact however many digits there
+ * are.  The carry stays below @scale, so nothing overflows for any unit.
  */
 static uint64_t fraction_of(const char *digits, const char *end,
-			    uint64_t scale, bool *exact)
+			    uint64_t scale)
 {
-	uint64_t carry = 0, t;
+	uint64_t carry = 0;
 
-	*exact = true;
-	while (end > digits) {
-		t = (uint64_t)(*--end - '0') * scale + carry;
-		if (t % 10)
-			*exact = false;
-		carry = t / 10;
-	}
+	while (end > digits)
+		carry = ((uint64_t)(*--end - '0') * scale + carry) / 10;
 	return carry;
 }
 
 /*
  * "INT[.FRAC]UNIT" or ".FRAC UNIT" -> INT.FRAC x the unit's scale, in
  * whole base units (bit/s, bytes, ns).  A part of a base unit left over is
- * dropped, or refused (-EINVAL) when @whole_units; a value that is not 0
- * but comes to less than one base unit is refused (-ERANGE), so that it
- * never reads as 0, which often means "unlimited" or "the default".
+ * dropped, as tc does; but a value that is not 0 and comes to less than
+ * one base unit is refused (-ERANGE), so that it never reads as 0, which
+ * often means "unlimited" or "the default".
  */
 static int parse_scaled(const char *str, const struct unit *units,
-			bool whole_units, uint64_t *value)
+			uint64_t *value)
 {
 	const char *p = str, *frac = NULL, *frac_end = NULL;
 	const struct unit *unit;
 	uint64_t whole = 0, v, f;
-	bool exact = true, nonzero = false;
+	bool nonzero = false;
 
 	for (; is_digit(*p); p++) {
 		if (whole > (UINT64_MAX - (*p - '0')) / 10)
@@ -144,9 +138,7 @@ static int parse_scaled(const char *str, const struct unit *units,
 	if (whole > UINT64_MAX / unit->scale)
 		return -ERANGE;
 	v = whole * unit->scale;
-	f = frac ? fraction_of(frac, frac_end, unit->scale, &exact) : 0;
-	if (whole_units && !exact)
-		return -EINVAL;
+	f = frac ? fraction_of(frac, frac_end, unit->scale) : 0;
 	if (v > UINT64_MAX - f)
 		return -ERANGE;
 	if (!v && !f && nonzero)
@@ -169,7 +161,7 @@ static int parse_scaled(const char *str, const struct unit *units,
  */
 int parse_rate(const char *str, uint64_t *bits_per_sec)
 {
-	return parse_scaled(str, rate_units, false, bits_per_sec);
+	return parse_scaled(str, rate_units, bits_per_sec);
 }
 
 /**
@@ -178,13 +170,14 @@ int parse_rate(const char *str, uint64_t *bits_per_sec)
  * @bytes: the size in bytes
  *
  * k, m, g (and kb, kib, ...) are powers of 1024; b or no unit is bytes.
- * The size must come to whole bytes: "1.5k" is 1536, "1.5" is refused.
+ * A part of a byte is dropped ("1.9" is 1 byte).
  *
- * Return: 0, -EINVAL (also for a part of a byte) or -ERANGE.
+ * Return: 0, -EINVAL, or -ERANGE (also for a size that is not 0 but below
+ * 1 byte).
  */
 int parse_size(const char *str, uint64_t *bytes)
 {
-	return parse_scaled(str, size_units, true, bytes);
+	return parse_scaled(str, size_units, bytes);
 }
 
 /**
@@ -199,7 +192,7 @@ int parse_size(const char *str, uint64_t *bytes)
  */
 int parse_time(const char *str, uint64_t *ns)
 {
-	return parse_scaled(str, time_units, false, ns);
+	return parse_scaled(str, time_units, ns);
 }
 
 /**

@@ -3,9 +3,9 @@
  * pacerctl: rates, sizes and times as tc writes them.
  *
  * Parsers return 0, -EINVAL for text that is not a number with a known
- * unit (or a size that is not a whole number of bytes), or -ERANGE for a
- * value beyond 64 bits or one that is not 0 but below one base unit
- * (0.5bit, 0.1ns).  Units are case-insensitive.
+ * unit, or -ERANGE for a value beyond 64 bits or one that is not 0 but
+ * below one base unit (0.5bit, 0.5 bytes, 0.1ns); a part of a base unit
+ * beyond one is dropped, as tc does.  Units are case-insensitive.
  * Formatters write into a buffer of UNITS_BUF_LEN bytes and return it.
  */
 #ifndef PACERCTL_UNITS_H
@@ -20,7 +20,7 @@
 #define UNITS_RATE_HELP \
 	"a number with bit, kbit, mbit, gbit or tbit (kibit ... tibit: powers of 1024; bps, kbps, mbps, gbps, tbps: bytes per second)"
 #define UNITS_SIZE_HELP \
-	"a whole number of bytes, optionally with k, m or g (powers of 1024: 1.5k is 1536; also kb, kib, ...)"
+	"a number of bytes, optionally with k, m or g (powers of 1024; also kb, kib, ...)"
 #define UNITS_TIME_HELP \
 	"a number with ns, us, ms or s"
 
