@@ -80,6 +80,9 @@ struct attach_args {
  *	added with "protocol ip" is deleted only by naming that protocol
  * @chains: their chains (TCA_CHAIN): the dump lists every chain, and a
  *	delete that names none looks in chain 0
+ * @blocks: their shared filter blocks, 0 for none: a dump through the
+ *	device of a side whose block is shared answers with the block's
+ *	filters, named by block (TCM_IFINDEX_MAGIC_BLOCK)
  * @n: how many
  */
 struct redirect_scan {
@@ -88,6 +91,7 @@ struct redirect_scan {
 	uint32_t handles[16];
 	uint16_t protocols[16];
 	uint32_t chains[16];
+	uint32_t blocks[16];
 	unsigned int n;
 };
 
@@ -258,15 +262,29 @@ static uint32_t attach_parent(const struct attach_args *a)
 			 a->ingress ? TC_H_MIN_INGRESS : TC_H_MIN_EGRESS);
 }
 
-/* Where a filter is, as tc names it: "pref N", "chain C pref N" off 0. */
-static const char *attach_where(char *buf, size_t len, uint32_t chain,
-				uint32_t pref)
+/**
+ * pacer_attach_where() - where a filter is, as tc names it
+ * @buf: where the text goes
+ * @len: its size (PACER_WHERE_LEN is enough)
+ * @block: its shared filter block, 0 for none
+ * @chain: its chain
+ * @pref: its pref
+ *
+ * "pref N", with "chain C " before it if C is not 0 and "block B " before
+ * that if B is not 0.
+ *
+ * Return: @buf.
+ */
+const char *pacer_attach_where(char *buf, size_t len, uint32_t block,
+			       uint32_t chain, uint32_t pref)
 {
+	char b[24] = "", c[24] = "";
+
+	if (block)
+		snprintf(b, sizeof(b), "block %" PRIu32 " ", block);
 	if (chain)
-		snprintf(buf, len, "chain %" PRIu32 " pref %" PRIu32, chain,
-			 pref);
-	else
-		snprintf(buf, len, "pref %" PRIu32, pref);
+		snprintf(c, sizeof(c), "chain %" PRIu32 " ", chain);
+	snprintf(buf, len, "%s%spref %" PRIu32, b, c, pref);
 	return buf;
 }
 
@@ -327,6 +345,9 @@ static int attach_on_filter(struct nl_msg *msg, void *arg)
 		/* A kernel before chains (4.13) sends none: chain 0. */
 		scan->chains[scan->n] = tb[TCA_CHAIN] ?
 					nla_get_u32(tb[TCA_CHAIN]) : 0;
+		scan->blocks[scan->n] =
+			(uint32_t)tcm->tcm_ifindex == TCM_IFINDEX_MAGIC_BLOCK ?
+			tcm->tcm_block_index : 0;
 		scan->n++;
 		break;
 	}
@@ -335,7 +356,9 @@ static int attach_on_filter(struct nl_msg *msg, void *arg)
 
 /*
  * The matchall filters on @a's side of the device that redirect to pacer,
- * on every chain: a dump without TCA_CHAIN lists them all.
+ * on every chain: a dump without TCA_CHAIN lists them all.  A side on a
+ * shared filter block is dumped through the device all the same: the
+ * kernel answers with the block's filters.
  */
 static int attach_scan(struct pnl *nl, const struct attach_args *a,
 		       struct redirect_scan *scan, char *extack, size_t len)
@@ -466,17 +489,19 @@ static int attach_open_scan(struct pnl *nl, const struct attach_args *a,
  * pacer_attach_list() - the redirects to a pacer device that "attach" makes
  * @pacer_ifindex: the pacer device
  * @fn: called for each: the device, its side (ingress or not), the
- *	filter's chain and its pref; a non-zero return stops the walk and
- *	is returned
+ *	filter's shared filter block (0 for none), its chain and its pref;
+ *	a non-zero return stops the walk and is returned
  * @arg: @fn's argument
  *
- * Every device of this network namespace is looked at, on both sides.
+ * Every device of this network namespace is looked at, on both sides: a
+ * redirect in a shared filter block comes once for each side on it.
  *
  * Return: 0, @fn's return, or an exit status (with a message).
  */
 int pacer_attach_list(uint32_t pacer_ifindex,
 		      int (*fn)(const char *ifname, bool ingress,
-				uint32_t chain, uint32_t pref, void *arg),
+				uint32_t block, uint32_t chain, uint32_t pref,
+				void *arg),
 		      void *arg)
 {
 	struct attach_args a = { .pacer_ifindex = pacer_ifindex };
@@ -513,8 +538,8 @@ int pacer_attach_list(uint32_t pacer_ifindex,
 				break;
 			}
 			for (k = 0; k < scan.n && !ret; k++)
-				ret = fn(i->if_name, a.ingress, scan.chains[k],
-					 scan.prefs[k], arg);
+				ret = fn(i->if_name, a.ingress, scan.blocks[k],
+					 scan.chains[k], scan.prefs[k], arg);
 		}
 	}
 	pnl_close(&nl);
@@ -540,7 +565,7 @@ static void attach_warn_down(const char *ifname)
 
 static int attach_run(const struct attach_args *a)
 {
-	char extack[PNL_EXTACK_LEN], where[40];
+	char extack[PNL_EXTACK_LEN], where[PACER_WHERE_LEN];
 	struct redirect_scan scan;
 	struct pnl nl;
 	int ret, err, created;
@@ -551,8 +576,10 @@ static int attach_run(const struct attach_args *a)
 	if (scan.n) {
 		ret = pacer_fail("%s %s already redirects to %s (%s)",
 				 a->ifname, a->side, a->pacer,
-				 attach_where(where, sizeof(where),
-					      scan.chains[0], scan.prefs[0]));
+				 pacer_attach_where(where, sizeof(where),
+						    scan.blocks[0],
+						    scan.chains[0],
+						    scan.prefs[0]));
 		goto out;
 	}
 
@@ -591,7 +618,7 @@ out:
 
 static int detach_run(const struct attach_args *a)
 {
-	char extack[PNL_EXTACK_LEN], where[40];
+	char extack[PNL_EXTACK_LEN], where[PACER_WHERE_LEN];
 	struct redirect_scan scan;
 	struct nl_msg *msg;
 	struct pnl nl;
@@ -626,10 +653,11 @@ static int detach_run(const struct attach_args *a)
 		if (err) {
 			ret = pacer_fail_request(err, extack, false,
 						 "cannot delete the filter with %s from %s %s",
-						 attach_where(where,
-							      sizeof(where),
-							      scan.chains[i],
-							      scan.prefs[i]),
+						 pacer_attach_where(where,
+								    sizeof(where),
+								    scan.blocks[i],
+								    scan.chains[i],
+								    scan.prefs[i]),
 						 a->ifname, a->side);
 			goto out;
 		}

@@ -6,8 +6,9 @@
  * In order: the device's caps, class 0 (changed, as it always exists),
  * the other classes, the rules by pref, then the redirects "attach" makes
  * (matchall mirred filters of this namespace's devices that send their
- * ingress or egress to DEV; one on a chain other than 0, which attach
- * cannot make, is a comment and a warning).  Values are written exactly, in base units
+ * ingress or egress to DEV; one that attach cannot make - on a chain other
+ * than 0, or in a shared filter block - is a comment and a warning).
+ * Values are written exactly, in base units
  * (bit, bytes, us), and defaults explicitly, but for a burst that is the
  * default of its rate: that one is left out, so that the restored class
  * keeps a burst that follows its rate (and at 1kbit the default, 1000 s
@@ -39,9 +40,20 @@ static void dump_usage(FILE *f)
 	      "pacerctl -b pacer0.conf on a device of that name.\n", f);
 }
 
+/**
+ * struct dump_ctx - the device dumped, and what was said about it
+ * @ifname: its name
+ * @ifindex: its ifindex
+ * @warned: filters of shared blocks warned about, as block, chain, pref:
+ *	each comes once for every side on its block, and is warned about
+ *	once (the first so many)
+ * @n_warned: how many
+ */
 struct dump_ctx {
 	const char *ifname;
 	uint32_t ifindex;
+	uint32_t warned[16][3];
+	unsigned int n_warned;
 };
 
 static int dump_on_dev(struct nl_msg *msg, void *arg)
@@ -189,21 +201,54 @@ static int dump_on_rule(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-static int dump_on_attach(const char *ifname, bool ingress, uint32_t chain,
-			  uint32_t pref, void *arg)
+/* Is this filter of a shared block warned about yet?  Now it is. */
+static bool dump_warned(struct dump_ctx *ctx, uint32_t block, uint32_t chain,
+			uint32_t pref)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctx->n_warned; i++)
+		if (ctx->warned[i][0] == block && ctx->warned[i][1] == chain &&
+		    ctx->warned[i][2] == pref)
+			return true;
+	if (ctx->n_warned < ARRAY_SIZE(ctx->warned)) {
+		ctx->warned[ctx->n_warned][0] = block;
+		ctx->warned[ctx->n_warned][1] = chain;
+		ctx->warned[ctx->n_warned][2] = pref;
+		ctx->n_warned++;
+	}
+	return false;
+}
+
+static int dump_on_attach(const char *ifname, bool ingress, uint32_t block,
+			  uint32_t chain, uint32_t pref, void *arg)
 {
 	const char *side = ingress ? "ingress" : "egress";
 	struct dump_ctx *ctx = arg;
+	char where[PACER_WHERE_LEN];
 
+	pacer_attach_where(where, sizeof(where), block, chain, pref);
+	/*
+	 * attach refuses a side on a shared filter block: a redirect there
+	 * takes every sharing device's traffic, and only tc adds it.
+	 */
+	if (block) {
+		printf("# not restored: %s %s redirects to %s from %s, a shared filter block, and attach does not add to one\n",
+		       ifname, side, ctx->ifname, where);
+		if (!dump_warned(ctx, block, chain, pref))
+			fprintf(stderr, "pacerctl: warning: %s %s redirects to %s from %s, a shared filter block: attach does not add to one, so the dump has it as a comment for each device on the block, not restored by \"pacerctl -b\"\n",
+				ifname, side, ctx->ifname, where);
+		return 0;
+	}
 	/*
 	 * attach adds to chain 0: as an "attach" line, a redirect of the
 	 * packets that reach chain C would take all of them.
 	 */
 	if (chain) {
-		printf("# not restored: %s %s redirects to %s from chain %u pref %u, and attach adds to chain 0 only\n",
-		       ifname, side, ctx->ifname, chain, pref);
-		fprintf(stderr, "pacerctl: warning: %s %s redirects to %s from chain %u pref %u: attach adds to chain 0 only, so the dump has it as a comment, not restored by \"pacerctl -b\"\n",
-			ifname, side, ctx->ifname, chain, pref);
+		printf("# not restored: %s %s redirects to %s from %s, and attach adds to chain 0 only\n",
+		       ifname, side, ctx->ifname, where);
+		fprintf(stderr, "pacerctl: warning: %s %s redirects to %s from %s: attach adds to chain 0 only, so the dump has it as a comment, not restored by \"pacerctl -b\"\n",
+			ifname, side, ctx->ifname, where);
 		return 0;
 	}
 	printf("attach dev %s %s %s pref %u\n", ctx->ifname, side, ifname,

@@ -138,8 +138,13 @@ void pacer_class_stats_print(const struct pacer_class_stats *st, int level);
 /* attach.c */
 int pacer_attach_list(uint32_t pacer_ifindex,
 		      int (*fn)(const char *ifname, bool ingress,
-				uint32_t chain, uint32_t pref, void *arg),
+				uint32_t block, uint32_t chain, uint32_t pref,
+				void *arg),
 		      void *arg);
+/* Room for pacer_attach_where()'s "block B chain C pref P". */
+#define PACER_WHERE_LEN 64
+const char *pacer_attach_where(char *buf, size_t len, uint32_t block,
+			       uint32_t chain, uint32_t pref);
 
 /* rule.c */
 int pacer_rule_decode(struct nlmsghdr *nlh, struct pacer_msg_dev *dev,
