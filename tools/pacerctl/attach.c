@@ -18,6 +18,14 @@
  * deletes every matchall filter on that side of DEV, on any chain, whose
  * actions redirect to PACER, and leaves the qdisc: other filters may use
  * it.
+ *
+ * A side of DEV whose qdisc was added with a shared filter block
+ * ("tc qdisc add dev DEV ingress_block 22 clsact") has its filters in the
+ * block, and the kernel refuses to change them through the device:
+ * "tc filter ... block 22" names the block instead.  detach deletes a
+ * redirect to PACER that is in the block, through the block, and so for
+ * every device that shares it: that is the only way the device's side
+ * stops redirecting.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -82,7 +90,8 @@ struct attach_args {
  *	delete that names none looks in chain 0
  * @blocks: their shared filter blocks, 0 for none: a dump through the
  *	device of a side whose block is shared answers with the block's
- *	filters, named by block (TCM_IFINDEX_MAGIC_BLOCK)
+ *	filters, named by block (TCM_IFINDEX_MAGIC_BLOCK), and they are
+ *	deleted through the block
  * @n: how many
  */
 struct redirect_scan {
@@ -235,7 +244,21 @@ out:
 	return ret;
 }
 
-/* A tc request about @a->ifindex: a tcmsg, then attributes. */
+/* A tc request: a tcmsg, then attributes. */
+static struct nl_msg *attach_tcm_msg(int type, int flags,
+				     const struct tcmsg *tcm)
+{
+	struct nl_msg *msg = nlmsg_alloc_simple(type, flags);
+
+	if (msg && nlmsg_append(msg, (void *)tcm, sizeof(*tcm),
+				NLMSG_ALIGNTO) < 0) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return msg;
+}
+
+/* A tc request about @a->ifindex. */
 static struct nl_msg *attach_tc_msg(const struct attach_args *a, int type,
 				    int flags, uint32_t parent, uint32_t handle,
 				    uint32_t info)
@@ -247,13 +270,27 @@ static struct nl_msg *attach_tc_msg(const struct attach_args *a, int type,
 		.tcm_parent = parent,
 		.tcm_info = info,
 	};
-	struct nl_msg *msg = nlmsg_alloc_simple(type, flags);
 
-	if (msg && nlmsg_append(msg, &tcm, sizeof(tcm), NLMSG_ALIGNTO) < 0) {
-		nlmsg_free(msg);
-		msg = NULL;
-	}
-	return msg;
+	return attach_tcm_msg(type, flags, &tcm);
+}
+
+/*
+ * A filter request about shared filter block @block, as "tc filter ...
+ * block N" makes it: the block's index in tcm_parent's place, and no
+ * device or qdisc for the kernel to look for.
+ */
+static struct nl_msg *attach_block_msg(int type, int flags, uint32_t block,
+				       uint32_t handle, uint32_t info)
+{
+	struct tcmsg tcm = {
+		.tcm_family = AF_UNSPEC,
+		.tcm_ifindex = (int)TCM_IFINDEX_MAGIC_BLOCK,
+		.tcm_handle = handle,
+		.tcm_block_index = block,
+		.tcm_info = info,
+	};
+
+	return attach_tcm_msg(type, flags, &tcm);
 }
 
 static uint32_t attach_parent(const struct attach_args *a)
@@ -623,6 +660,7 @@ static int detach_run(const struct attach_args *a)
 	struct nl_msg *msg;
 	struct pnl nl;
 	unsigned int i;
+	uint32_t info;
 	int ret, err;
 
 	ret = attach_open_scan(&nl, a, &scan);
@@ -637,12 +675,19 @@ static int detach_run(const struct attach_args *a)
 		/*
 		 * The filter's own protocol (another one is -EINVAL) and
 		 * chain (without one, the kernel looks in chain 0: -ENOENT,
-		 * or chain 0's filter of that pref and handle is deleted).
+		 * or chain 0's filter of that pref and handle is deleted);
+		 * one in a shared block through the block (through the
+		 * device, -EOPNOTSUPP: "This filter block is shared").
 		 */
-		msg = attach_tc_msg(a, RTM_DELTFILTER, 0, attach_parent(a),
-				    scan.handles[i],
-				    attach_info(scan.prefs[i],
-						scan.protocols[i]));
+		info = attach_info(scan.prefs[i], scan.protocols[i]);
+		if (scan.blocks[i])
+			msg = attach_block_msg(RTM_DELTFILTER, 0,
+					       scan.blocks[i], scan.handles[i],
+					       info);
+		else
+			msg = attach_tc_msg(a, RTM_DELTFILTER, 0,
+					    attach_parent(a), scan.handles[i],
+					    info);
 		if (!msg || nla_put_u32(msg, TCA_CHAIN, scan.chains[i]) < 0) {
 			nlmsg_free(msg);
 			ret = pacer_fail("out of memory");
