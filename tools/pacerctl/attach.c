@@ -22,10 +22,11 @@
  * A side of DEV whose qdisc was added with a shared filter block
  * ("tc qdisc add dev DEV ingress_block 22 clsact") has its filters in the
  * block, and the kernel refuses to change them through the device:
- * "tc filter ... block 22" names the block instead.  detach deletes a
- * redirect to PACER that is in the block, through the block, and so for
- * every device that shares it: that is the only way the device's side
- * stops redirecting.
+ * "tc filter ... block 22" names the block instead.  attach refuses such a
+ * side: a redirect in the block would take the traffic of every device
+ * that shares it.  detach deletes a redirect to PACER that is in the
+ * block, through the block, and so for every device that shares it: that
+ * is the only way the device's side stops redirecting.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -116,6 +117,11 @@ static void attach_usage(FILE *f)
 	      "    tc filter add dev DEV ingress pref N matchall \\\n"
 	      "        action mirred egress redirect dev PACER\n"
 	      "detach deletes those filters again (the clsact qdisc stays).\n"
+	      "\n"
+	      "A side of DEV on a shared filter block (tc qdisc add dev DEV ingress_block N\n"
+	      "clsact) is refused by attach: a redirect in the block takes the traffic of\n"
+	      "every device sharing it (tc filter add block N ... does that, if meant).\n"
+	      "detach deletes a redirect to PACER from the block, for all of them.\n"
 	      "\n"
 	      "Values:\n"
 	      "    pref N          the filter's pref, 1 to 65535 (default 49152, tc's first\n"
@@ -414,6 +420,150 @@ static int attach_scan(struct pnl *nl, const struct attach_args *a,
 	return err == -EINVAL || err == -ENOENT ? 0 : err;
 }
 
+/**
+ * struct block_users - shared filter blocks, from the qdisc dump
+ * @ifindex: the device whose block is looked for
+ * @ingress: on its ingress (true) or egress (false)
+ * @block: that side's block, 0 for none; once known, the block whose
+ *	other users are listed
+ * @users: those, "DEV SIDE" each, comma-separated
+ * @more: how many more did not fit in @users
+ */
+struct block_users {
+	uint32_t ifindex;
+	bool ingress;
+	uint32_t block;
+	char users[160];
+	unsigned int more;
+};
+
+/*
+ * The ingress and egress blocks of a qdisc dump's clsact or ingress qdisc
+ * (at parent TC_H_INGRESS), 0 for none.  Return: 1 for such a qdisc, 0
+ * for another one, or -EBADMSG.
+ */
+static int attach_qdisc_blocks(struct nl_msg *msg, uint32_t *ifindex,
+			       uint32_t *ingress_block, uint32_t *egress_block)
+{
+	struct nlattr *tb[TCA_MAX + 1];
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	const struct tcmsg *tcm;
+	int i;
+
+	if (nlh->nlmsg_type != RTM_NEWQDISC)
+		return 0;
+	if (nlmsg_parse(nlh, sizeof(*tcm), tb, TCA_MAX, NULL) < 0)
+		return -EBADMSG;
+	for (i = TCA_INGRESS_BLOCK; i <= TCA_EGRESS_BLOCK; i++)
+		if (tb[i] && nla_len(tb[i]) < (int)sizeof(uint32_t))
+			return -EBADMSG;
+	tcm = nlmsg_data(nlh);
+	if (tcm->tcm_parent != TC_H_INGRESS)
+		return 0;
+	*ifindex = tcm->tcm_ifindex;
+	*ingress_block = tb[TCA_INGRESS_BLOCK] ?
+			 nla_get_u32(tb[TCA_INGRESS_BLOCK]) : 0;
+	*egress_block = tb[TCA_EGRESS_BLOCK] ?
+			nla_get_u32(tb[TCA_EGRESS_BLOCK]) : 0;
+	return 1;
+}
+
+/* Pass 1: the block of @users->ifindex's side. */
+static int attach_on_block_of(struct nl_msg *msg, void *arg)
+{
+	struct block_users *u = arg;
+	uint32_t ifindex, in, eg;
+	int ret = attach_qdisc_blocks(msg, &ifindex, &in, &eg);
+
+	if (ret == 1 && ifindex == u->ifindex)
+		u->block = u->ingress ? in : eg;
+	return ret < 0 ? ret : 0;
+}
+
+/* One more user of the block, unless it is the side looked at. */
+static void attach_block_user(struct block_users *u, uint32_t ifindex,
+			      bool ingress)
+{
+	char name[IF_NAMESIZE];
+	size_t off = strlen(u->users);
+	int n;
+
+	if ((ifindex == u->ifindex && ingress == u->ingress) ||
+	    !if_indextoname(ifindex, name))
+		return;
+	/* Once one did not fit, the rest are counted: the dump's order. */
+	if (u->more) {
+		u->more++;
+		return;
+	}
+	n = snprintf(u->users + off, sizeof(u->users) - off, "%s%s %s",
+		     off ? ", " : "", name, ingress ? "ingress" : "egress");
+	if (n < 0 || (size_t)n >= sizeof(u->users) - off) {
+		u->users[off] = '\0';
+		u->more++;
+	}
+}
+
+/* Pass 2: the other sides on @users->block. */
+static int attach_on_block_user(struct nl_msg *msg, void *arg)
+{
+	struct block_users *u = arg;
+	uint32_t ifindex, in, eg;
+	int ret = attach_qdisc_blocks(msg, &ifindex, &in, &eg);
+
+	if (ret == 1 && in == u->block)
+		attach_block_user(u, ifindex, true);
+	if (ret == 1 && eg == u->block)
+		attach_block_user(u, ifindex, false);
+	return ret < 0 ? ret : 0;
+}
+
+/* Every qdisc of the namespace, through @fn (the kernel dumps them all). */
+static int attach_qdisc_dump(struct pnl *nl, pnl_reply_fn fn,
+			     struct block_users *u, char *extack, size_t len)
+{
+	struct tcmsg tcm = { .tcm_family = AF_UNSPEC };
+	struct nl_msg *msg = attach_tcm_msg(RTM_GETQDISC, NLM_F_DUMP, &tcm);
+
+	if (!msg)
+		return -ENOMEM;
+	return pnl_request(nl, msg, fn, u, extack, len);
+}
+
+/*
+ * Refuse a side of the device that is on a shared filter block: the
+ * kernel takes filters there through the block only, and a redirect in
+ * it would take the traffic of every device that shares it.  The message
+ * names the block and the other sides on it.  An exit status.
+ */
+static int attach_check_block(struct pnl *nl, const struct attach_args *a)
+{
+	struct block_users u = { .ifindex = a->ifindex, .ingress = a->ingress };
+	char extack[PNL_EXTACK_LEN], more[32] = "";
+	int err;
+
+	err = attach_qdisc_dump(nl, attach_on_block_of, &u, extack,
+				sizeof(extack));
+	if (err)
+		return pacer_fail_request(err, extack, false,
+					  "cannot read the qdiscs of %s",
+					  a->ifname);
+	if (!u.block)
+		return 0;
+	err = attach_qdisc_dump(nl, attach_on_block_user, &u, extack,
+				sizeof(extack));
+	if (err)
+		return pacer_fail_request(err, extack, false,
+					  "cannot read the qdiscs sharing filter block %" PRIu32,
+					  u.block);
+	if (u.more)
+		snprintf(more, sizeof(more), " and %u more", u.more);
+	return pacer_fail("%s %s uses shared filter block %" PRIu32 " (%s%s%s): attach does not add to a shared block, where a redirect takes the traffic of every device on it; if that is meant: tc filter add block %" PRIu32 " pref %" PRIu32 " matchall action mirred egress redirect dev %s",
+			  a->ifname, a->side, u.block,
+			  *u.users ? "also used by " : "no other device uses it now",
+			  u.users, more, u.block, a->pref, a->pacer);
+}
+
 /* Ask for a clsact qdisc on the device; NLM_F_EXCL fails if one is there. */
 static int attach_clsact_request(struct pnl *nl, const struct attach_args *a,
 				 int flags, char *extack, size_t len)
@@ -619,6 +769,9 @@ static int attach_run(const struct attach_args *a)
 						    scan.prefs[0]));
 		goto out;
 	}
+	ret = attach_check_block(&nl, a);
+	if (ret)
+		goto out;
 
 	created = attach_clsact(&nl, a, extack, sizeof(extack));
 	if (created == -EOPNOTSUPP) {
