@@ -10,16 +10,23 @@
 # chain 5 is found and deleted by detach (chain 5 is empty afterwards),
 # and chain 0's filter of the same pref and handle is left alone; attach
 # refuses beside it, naming "chain 5 pref 7", and dump writes it as a
-# comment, not as an attach line, with a warning.  Every refusal names its
-# cause and changes nothing: a second attach, a pref in use, an ingress
-# qdisc where egress needs clsact, a device that does not exist or is no
-# pacer, an unprivileged user, bad arguments.
+# comment, not as an attach line, with a warning.  With vethB's ingress on
+# shared filter block 22, which dum1's ingress shares, attach refuses it,
+# naming the block and dum1, and changes nothing (its egress, on no block,
+# is attached and detached as before); a redirect added by hand with
+# "tc filter add block 22" is named by attach beside it, written by dump as
+# a comment for each of vethB and dum1, with one warning, and deleted by
+# detach from the block (block 22 is empty afterwards).  Every refusal
+# names its cause and changes nothing: a second attach, a pref in use, an
+# ingress qdisc where egress needs clsact, a device that does not exist or
+# is no pacer, an unprivileged user, bad arguments.
 #
 #   +----- NS_A -----+          +---------------- NS_B -------------------+
 #   | ping -i 0.05   |          | vethB 10.0.14.2                         |
 #   | vethA 10.0.14.1+----------+-> ingress / egress (clsact): matchall   |
 #   +----------------+          |     mirred redirect --> pacer0 --> back |
 #                               | dum0 (dummy): "ingress" qdisc, pref use |
+#                               | dum1 (dummy): ingress on block 22 too   |
 #                               +-----------------------------------------+
 #
 . "$(dirname "$0")/lib.sh"
@@ -47,6 +54,14 @@ on_chain() {
 	tc -n "$1" -j filter show dev "$2" "$3" chain "$4" 2>/dev/null | jq -r '
 		.[] | select(.options != null) | .pref as $p | .options.actions[0]
 		| "\($p) \(.to_dev // .control_action.type)"' | sort -u
+}
+
+# in_block NS BLOCK: "PREF TO_DEV" for each filter of shared filter block
+# BLOCK whose first action is a mirred redirect.
+in_block() {
+	tc -n "$1" -j filter show block "$2" 2>/dev/null | jq -r '
+		.[] | select(.options.actions != null)
+		| "\(.pref) \(.options.actions[0].to_dev)"' | sort -u
 }
 
 # pings: 20 pings from NS_A.  Sets PINGS (answered), RX (packets pacer0
@@ -161,6 +176,41 @@ check_fail "pref in use" 1 'dum0 ingress already has a filter with pref 100: cho
 	ip netns exec "$NS_B" pacerctl attach dev pacer0 ingress dum0 pref 100
 check_eq "dum0 ingress: only the operator's filter" \
 	"$(tc -n "$NS_B" -j filter show dev dum0 ingress | jq '[.[] | select(.options != null)] | length')" 1
+
+step "a shared filter block: vethB ingress on block 22, with dum1's"
+# The kernel takes filters there only through the block ("tc filter ...
+# block 22"); vethB's egress is on no block.
+tc -n "$NS_B" qdisc del dev vethB clsact
+tc -n "$NS_B" qdisc add dev vethB ingress_block 22 clsact
+ip -n "$NS_B" link add dum1 type dummy
+tc -n "$NS_B" qdisc add dev dum1 ingress_block 22 clsact
+check_fail "attach on the block" 1 \
+	'vethB ingress uses shared filter block 22 (also used by dum1 ingress): attach does not add to a shared block, where a redirect takes the traffic of every device on it; if that is meant: tc filter add block 22 pref 49152 matchall action mirred egress redirect dev pacer0' \
+	ip netns exec "$NS_B" pacerctl attach dev pacer0 ingress vethB
+check_eq "tc: block 22 still empty" "$(in_block "$NS_B" 22)" ""
+check_ok "attach egress, on no block" ip netns exec "$NS_B" pacerctl attach dev pacer0 egress vethB
+check_eq "tc: matchall on vethB egress" "$(filters "$NS_B" vethB egress)" "49152 pacer0"
+check_ok "detach egress" ip netns exec "$NS_B" pacerctl detach dev pacer0 egress vethB
+check_eq "tc: no redirect on vethB egress" "$(filters "$NS_B" vethB egress)" ""
+tc -n "$NS_B" filter add block 22 pref 7 matchall \
+	action mirred egress redirect dev pacer0
+check_eq "tc: the redirect in block 22" "$(in_block "$NS_B" 22)" "7 pacer0"
+check_fail "attach beside it" 1 'vethB ingress already redirects to pacer0 (block 22 pref 7)' \
+	ip netns exec "$NS_B" pacerctl attach dev pacer0 ingress vethB
+check_ok "dump" ip netns exec "$NS_B" pacerctl dump dev pacer0
+check_eq "dump: no attach line (attach refuses the block)" \
+	"$(grep -c '^attach ' "$TMPD/out")" 0
+check_eq "dump: a comment for vethB" \
+	"$(grep -cx '# not restored: vethB ingress redirects to pacer0 from block 22 pref 7, a shared filter block, and attach does not add to one' "$TMPD/out")" 1
+check_eq "dump: and one for dum1" \
+	"$(grep -cx '# not restored: dum1 ingress redirects to pacer0 from block 22 pref 7, a shared filter block, and attach does not add to one' "$TMPD/out")" 1
+check_eq "dump: one warning for the filter" \
+	"$(grep -c 'redirects to pacer0 from block 22 pref 7, a shared filter block: attach does not add to one' "$TMPD/err")" 1
+check_ok "detach deletes it from the block" ip netns exec "$NS_B" pacerctl detach dev pacer0 ingress vethB
+check_eq "tc: block 22 is empty" "$(in_block "$NS_B" 22)" ""
+check_fail "detach again, through dum1" 1 'dum1 ingress does not redirect to pacer0' \
+	ip netns exec "$NS_B" pacerctl detach dev pacer0 ingress dum1
+tc -n "$NS_B" qdisc del dev vethB clsact
 
 step "a pacer device that is down"
 ip -n "$NS_B" link set pacer0 down
