@@ -965,6 +965,26 @@ out:
 	return err;
 }
 
+/* The event announcing that class @id of @dev is gone; NULL without memory. */
+static struct sk_buff *pacer_nl_class_del_event(struct net_device *dev, u16 id)
+{
+	struct sk_buff *msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	struct nlattr *nest;
+	void *hdr;
+
+	if (!msg)
+		return NULL;
+	hdr = pacer_nl_put_header(msg, dev, 0, 0, 0, PACER_CMD_CLASS_DEL, NULL);
+	nest = hdr ? nla_nest_start(msg, PACER_A_CLASS) : NULL;
+	if (WARN_ON_ONCE(!nest || nla_put_u16(msg, PACER_CLASS_A_ID, id))) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	nla_nest_end(msg, nest);
+	genlmsg_end(msg, hdr);
+	return msg;
+}
+
 static int pacer_nl_class_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[PACER_CLASS_A_MAX + 1];
@@ -1000,28 +1020,23 @@ static int pacer_nl_class_del_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	}
 
+	/*
+	 * The event is built before the class goes, so that a deletion is
+	 * never made without its event for want of memory.
+	 */
+	if (pacer_nl_listeners(dev)) {
+		msg = pacer_nl_class_del_event(dev, id);
+		if (!msg) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
 	xa_erase(&pd->classes, id);
 	WRITE_ONCE(pd->nclasses, pd->nclasses - 1);
 	pd->classes_gen++;
 	pacer_class_delete(cl);
-	if (pacer_nl_listeners(dev)) {
-		msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-		if (msg) {
-			void *hdr = pacer_nl_put_header(msg, dev, 0, 0, 0,
-							PACER_CMD_CLASS_DEL,
-							NULL);
-			struct nlattr *nest;
-
-			nest = hdr ? nla_nest_start(msg, PACER_A_CLASS) : NULL;
-			if (nest && !nla_put_u16(msg, PACER_CLASS_A_ID, id)) {
-				nla_nest_end(msg, nest);
-				genlmsg_end(msg, hdr);
-				pacer_nl_notify(dev, msg);
-			} else {
-				nlmsg_free(msg);
-			}
-		}
-	}
+	if (msg)
+		pacer_nl_notify(dev, msg);
 out:
 	rtnl_unlock();
 	return err;

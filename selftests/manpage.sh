@@ -7,6 +7,7 @@
 # named class, a rule of every criterion and a few packets through it, are
 # collected, and each must appear as a word in Documentation/pacerctl.8
 # (copied into selftests/ by "make -C selftests", which make check runs).
+# The monitor also sees a class deleted, with its id.
 #
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/classlib.inc"
@@ -61,6 +62,24 @@ check_eq "pacerctl -j monitor dev pacer0 count 1: exit status" "$EXIT_STATUS" 0
 check_eq "the monitor's one event is a class added to pacer0" \
 	"$(jq -r '"\(.event) \(.ifname)"' <"$TMPD/event" | words)" "class new pacer0"
 keys <"$TMPD/event" >>"$TMPD/keys"
+
+# A deleted class's event, built before the class goes: the classes just
+# added are deleted in turn until the monitor has seen one.
+bg timeout 60 ip netns exec "$NS_B" pacerctl -j monitor dev pacer0 count 1 \
+	>"$TMPD/del_event" 2>"$TMPD/del_event.err"
+mon=$BGPID
+del=3
+while :; do
+	pc "$NS_B" class del dev pacer0 id "$del"
+	wait_for 2 not_running "$mon" >/dev/null && break
+	[ "$del" -lt "$id" ] ||
+		die "pacerctl monitor saw none of classes 3 to $del being deleted, ~2 s apart: $(cat "$TMPD/del_event.err")"
+	del=$((del + 1))
+done
+wait_exit "$mon" 5 || die "pacerctl monitor did not end"
+check_eq "the monitor's one event is class $del deleted from pacer0" \
+	"$(jq -r '"\(.event) \(.ifname) \(.id)"' <"$TMPD/del_event" | words)" \
+	"class del pacer0 $del"
 sort -u "$TMPD/keys" -o "$TMPD/keys"
 log "$(wc -l <"$TMPD/keys") keys: $(words <"$TMPD/keys")"
 check_ge "keys found" "$(wc -l <"$TMPD/keys")" 60
