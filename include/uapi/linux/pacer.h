@@ -234,7 +234,8 @@ enum pacer_gso {
  * @PACER_CLASS_A_NAME: string, at most %PACER_CLASS_NAME_LEN - 1 bytes
  * @PACER_CLASS_A_RATE: u64, bits per second; 0 means unlimited
  * @PACER_CLASS_A_BURST: u32, bytes that may leave back to back after idle;
- *	default 10 ms at rate, at least 128 KiB
+ *	default 10 ms at rate, at least 16 KiB for a class that splits GSO
+ *	packets and 128 KiB for one that keeps them whole
  * @PACER_CLASS_A_CEIL: u64, peak rate in bits per second with a bucket of
  *	one MTU; 0 means none
  * @PACER_CLASS_A_LIMIT_US: u32, queue limit as sojourn at rate; exclusive
