@@ -162,7 +162,7 @@ static int dev_help(int argc, char **argv, const struct pacer_opts *opts);
 
 static const struct pacerctl_cmd dev_cmds[] = {
 	{ "show", dev_show, "the pacer devices of this network namespace" },
-	{ "set", dev_set, "change a device's caps on classes and rules" },
+	{ "set", dev_set, "change a device's caps on classes, rules and memory" },
 	{ "help", dev_help, "this text" },
 };
 
