@@ -59,9 +59,10 @@ static void usage(FILE *f)
 	      "    -V, --version     print the version\n"
 	      "    -h, --help        print this text\n"
 	      "\n"
-	      "Keywords may be shortened, as with ip: the first in the list that\n"
-	      "starts so is meant (\"pacerctl d s\" is \"pacerctl dev show\";\n"
-	      "\"det\" is \"detach\").\n", f);
+	      "Objects and commands may be shortened, as with ip: the first in the\n"
+	      "list that starts so is meant (\"pacerctl d s\" is \"pacerctl dev\n"
+	      "show\"; \"det\" is \"detach\"); their arguments (dev, id, rate ...)\n"
+	      "may not.\n", f);
 }
 
 /* "help" alone, or "help OBJECT" for that object's help. */
