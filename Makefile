@@ -9,9 +9,13 @@
 #                         package holds)
 #   make deb              deb/pacer-dkms_*.deb and deb/pacerctl_*.deb
 #   make deb-test         build, install, check and purge both on this host
-#   make check            every selftest in a VM on Debian's kernel
-#   make check-6.12       the same on Debian 12's 6.12 kernel
-#   make check-debug      the same on a KASAN/lockdep/kmemleak kernel
+#   make check            the host's checks (checkpatch, pacerctl's unit
+#                         tests, tools/host-checks, make bench QUICK=1), then
+#                         every selftest in a VM on Debian's kernel
+#   make check-6.12       every selftest in a VM on Debian 12's 6.12 kernel
+#   make check-debug      the selftests that drive the module's code paths
+#                         on a KASAN/lockdep/kmemleak kernel (the list and
+#                         why: tools/vm/check)
 #   make demo             pacer at work in a VM, then pacer against a policer
 #   make bench            pacer against police, ifb+htb/tbf/cake, plots in
 #                         bench/results (QUICK=1: one rate, one RTT;
