@@ -354,9 +354,15 @@ pacer_class_cpus_alloc(struct pacer_class *cl)
 	struct mem_cgroup *prev;
 	int cpu;
 
+	/*
+	 * GFP_NOWAIT, not GFP_ATOMIC: the memory cgroup lets an allocation
+	 * with __GFP_HIGH through past its limit (try_charge_memcg() forces
+	 * the charge), and a tenant could then send a packet to each of its
+	 * classes and hold their per-CPU state beyond its memory.max.
+	 */
 	prev = set_active_memcg(cl->memcg);
 	cpus = alloc_percpu_gfp(struct pacer_class_cpu,
-				GFP_ATOMIC | __GFP_ACCOUNT | __GFP_NOWARN);
+				GFP_NOWAIT | __GFP_ACCOUNT | __GFP_NOWARN);
 	set_active_memcg(prev);
 	if (!cpus)
 		return NULL;
