@@ -1512,10 +1512,15 @@ static int pacer_nl_stats_reset_doit(struct sk_buff *skb,
 	struct net_device *dev;
 	struct pacer_dev *pd;
 	unsigned long id;
+	u16 class_id;
 	int err = 0;
 
+	/*
+	 * A class nest names one class: without its id it is refused, not
+	 * taken for "every class".
+	 */
 	if (info->attrs[PACER_A_CLASS]) {
-		err = pacer_nl_parse_class(info, tb);
+		err = pacer_nl_parse_class_id(info, tb, &class_id);
 		if (err)
 			return err;
 	}
@@ -1525,8 +1530,7 @@ static int pacer_nl_stats_reset_doit(struct sk_buff *skb,
 		return PTR_ERR(dev);
 	pd = netdev_priv(dev);
 	if (tb[PACER_CLASS_A_ID]) {
-		cl = pacer_nl_class_get(pd, nla_get_u16(tb[PACER_CLASS_A_ID]),
-					info, tb);
+		cl = pacer_nl_class_get(pd, class_id, info, tb);
 		if (!cl) {
 			err = -ENOENT;
 			goto out;
