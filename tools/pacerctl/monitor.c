@@ -37,7 +37,15 @@
 #include "units.h"
 
 #define NS_PER_SEC UINT64_C(1000000000)
-#define MONITOR_BUF_LEN 65536	/* more than any event the kernel sends */
+/*
+ * The read buffer starts at MONITOR_BUF_LEN and grows to fit a longer
+ * event, up to MONITOR_BUF_MAX: a "dev set" event carries a 48-byte
+ * nest for each CPU that is online or has counted packets, over 64 KiB
+ * from ~1,360 of them (a kernel may allow 8,192).  MONITOR_BUF_MAX
+ * holds one for 300,000.
+ */
+#define MONITOR_BUF_LEN 65536
+#define MONITOR_BUF_MAX (16 << 20)
 
 /**
  * struct monitor_args - the arguments of "monitor"
@@ -73,6 +81,8 @@ struct monitor_sample {
  * @opts: global options
  * @ifindex: the device watched, 0 for all
  * @events: the socket in the events group
+ * @buf: where events are read, grown to the longest so far
+ * @buf_len: its size
  * @req: the socket for dumps (with -s)
  * @prev: the previous sample (with -s)
  * @cur: the sample being taken (with -s)
@@ -83,6 +93,8 @@ struct monitor {
 	const struct pacer_opts *opts;
 	uint32_t ifindex;
 	struct pnl events;
+	char *buf;
+	size_t buf_len;
 	struct pnl req;
 	struct monitor_sample prev;
 	struct monitor_sample cur;
@@ -254,25 +266,32 @@ static bool monitor_event(struct monitor *m, struct nlmsghdr *nlh)
  * Read and print the events queued on the socket.
  * Return: 0, or EXIT_FAILURE (explained).
  */
-static int monitor_read_events(struct monitor *m, char *buf)
+static int monitor_read_events(struct monitor *m)
 {
 	struct nlmsghdr *nlh;
-	ssize_t len;
+	size_t dgram_len;
+	int len, err;
 
 	for (;;) {
-		len = recv(nl_socket_get_fd(m->events.sk), buf, MONITOR_BUF_LEN,
-			   MSG_DONTWAIT);
-		if (len < 0 && (errno == EAGAIN || errno == EWOULDBLOCK ||
-				errno == EINTR))
+		err = pnl_recv_whole(&m->events, &m->buf, &m->buf_len,
+				     MONITOR_BUF_MAX, &dgram_len);
+		if (err == -EAGAIN || err == -EWOULDBLOCK || err == -EINTR)
 			return 0;
-		if (len < 0 && errno == ENOBUFS) {
+		if (err == -ENOBUFS) {
 			fprintf(stderr, "pacerctl: warning: events were lost: the socket's receive buffer overflowed\n");
 			continue;
 		}
-		if (len < 0)
+		if (err == -EMSGSIZE)
+			return pacer_fail("cannot read an event of %zu bytes: more than the %d bytes pacerctl reads",
+					  dgram_len, MONITOR_BUF_MAX);
+		if (err == -ENOMEM)
+			return pacer_fail("cannot read an event of %zu bytes: out of memory",
+					  dgram_len);
+		if (err)
 			return pacer_fail("cannot read events: %s",
-					  strerror(errno));
-		for (nlh = (struct nlmsghdr *)buf; NLMSG_OK(nlh, len);
+					  strerror(-err));
+		len = dgram_len;
+		for (nlh = (struct nlmsghdr *)m->buf; NLMSG_OK(nlh, len);
 		     nlh = NLMSG_NEXT(nlh, len)) {
 			if (!monitor_event(m, nlh) || !m->args.count ||
 			    m->opts->stats)
@@ -487,7 +506,7 @@ static void monitor_signals(void)
 }
 
 /* Until stopped: events as they come, and with -s a sample every second. */
-static int monitor_loop(struct monitor *m, char *buf)
+static int monitor_loop(struct monitor *m)
 {
 	struct pollfd pfd = { .fd = nl_socket_get_fd(m->events.sk),
 			      .events = POLLIN };
@@ -504,7 +523,7 @@ static int monitor_loop(struct monitor *m, char *buf)
 			return pacer_fail("cannot wait for events: %s",
 					  strerror(errno));
 		if (pfd.revents)
-			ret = monitor_read_events(m, buf);
+			ret = monitor_read_events(m);
 		if (ret || monitor_stop || !m->opts->stats ||
 		    monitor_now() < next)
 			continue;
@@ -561,7 +580,6 @@ static int monitor_setup(struct monitor *m)
 int do_monitor(int argc, char **argv, const struct pacer_opts *opts)
 {
 	struct monitor m = { .opts = opts };
-	char *buf = NULL;
 	int ret;
 
 	ret = monitor_parse(argc, argv, opts, &m.args);
@@ -570,14 +588,15 @@ int do_monitor(int argc, char **argv, const struct pacer_opts *opts)
 
 	ret = monitor_setup(&m);
 	if (!ret) {
-		buf = malloc(MONITOR_BUF_LEN);
-		ret = buf ? 0 : pacer_fail("out of memory");
+		m.buf = malloc(MONITOR_BUF_LEN);
+		m.buf_len = MONITOR_BUF_LEN;
+		ret = m.buf ? 0 : pacer_fail("out of memory");
 	}
 	if (!ret) {
 		monitor_signals();
-		ret = monitor_loop(&m, buf);
+		ret = monitor_loop(&m);
 	}
-	free(buf);
+	free(m.buf);
 	free(m.prev.cls);
 	free(m.cur.cls);
 	pnl_close(&m.events);

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <linux/genetlink.h>
@@ -437,6 +438,51 @@ int pnl_subscribe(struct pnl *nl, const char *group)
 		return -ENOENT;
 	err = nl_socket_add_membership(nl->sk, g.id);
 	return err < 0 ? pnl_errno(err) : 0;
+}
+
+/**
+ * pnl_recv_whole() - read the next datagram whole, without waiting
+ * @nl: an open socket
+ * @buf: a buffer from malloc(), or NULL; grown (realloc()) to fit
+ * @size: its size, updated when it grows
+ * @max: the most it may grow to
+ * @len: set to the datagram's length, also when it is dropped
+ *
+ * A datagram is never cut to the buffer: its length is peeked first
+ * (MSG_PEEK | MSG_TRUNC) and @buf grown to hold it, then it is read.
+ * One longer than @max, or than @buf can grow to, is read and dropped,
+ * so that the next one can be read after it.
+ *
+ * Return: 0; -EMSGSIZE (longer than @max) or -ENOMEM, the datagram
+ * dropped; or recv()'s negative errno, -EAGAIN when none is queued and
+ * -ENOBUFS when some were lost to the socket's receive buffer.
+ */
+int pnl_recv_whole(struct pnl *nl, char **buf, size_t *size, size_t max,
+		   size_t *len)
+{
+	int fd = nl_socket_get_fd(nl->sk);
+	ssize_t n;
+	char *more;
+	int err = 0;
+
+	n = recv(fd, *buf, *size, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
+	if (n < 0)
+		return -errno;
+	*len = n;
+	if (*len > *size) {
+		more = *len <= max ? realloc(*buf, *len) : NULL;
+		if (more) {
+			*buf = more;
+			*size = *len;
+		} else {
+			err = *len > max ? -EMSGSIZE : -ENOMEM;
+		}
+	}
+	n = err ? recv(fd, NULL, 0, MSG_DONTWAIT) :
+		  recv(fd, *buf, *len, MSG_DONTWAIT);
+	if (n < 0)
+		return -errno;
+	return err;
 }
 
 /**

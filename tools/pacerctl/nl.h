@@ -47,5 +47,7 @@ struct nl_msg *pnl_msg(const struct pnl *nl, uint8_t cmd, int flags);
 int pnl_request(struct pnl *nl, struct nl_msg *msg, pnl_reply_fn fn,
 		void *arg, char *extack, size_t extack_len);
 int pnl_subscribe(struct pnl *nl, const char *group);
+int pnl_recv_whole(struct pnl *nl, char **buf, size_t *size, size_t max,
+		   size_t *len);
 
 #endif /* PACERCTL_NL_H */

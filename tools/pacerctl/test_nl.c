@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of nl.c's reads, printing TAP: a message longer than a
+ * buffer is read whole or not at all.  A "dev set" event or a DEV_GET
+ * reply carries a nest per possible CPU, over 64 KiB on a machine with
+ * ~1,400 of them.  The messages are sent from a second netlink socket
+ * to the socket under test (one socket may send to another's port, no
+ * kernel family is needed).  Run by "make test".
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <netlink/netlink.h>
+#include <netlink/msg.h>
+
+#include "nl.h"
+
+/* Longer than monitor.c's first buffer and than a few pages of libnl's. */
+#define BIG_LEN 200000
+
+static int tests, failed;
+
+static void ok(int cond, const char *what)
+{
+	tests++;
+	if (!cond)
+		failed++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", tests, what);
+}
+
+/* The message of @len bytes with @seq: a header, then bytes from @seq. */
+static void fill(char *buf, size_t len, uint32_t seq)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	size_t i;
+
+	memset(nlh, 0, sizeof(*nlh));
+	nlh->nlmsg_len = len;
+	nlh->nlmsg_type = NLMSG_MIN_TYPE;
+	nlh->nlmsg_seq = seq;
+	for (i = sizeof(*nlh); i < len; i++)
+		buf[i] = (char)(seq + i);
+}
+
+static bool is_filled(const char *buf, size_t len, uint32_t seq)
+{
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
+	size_t i;
+
+	if (nlh->nlmsg_len != len || nlh->nlmsg_seq != seq)
+		return false;
+	for (i = sizeof(*nlh); i < len; i++)
+		if (buf[i] != (char)(seq + i))
+			return false;
+	return true;
+}
+
+/*
+ * A socket that sends to @to's port; -1 (explained) if it cannot.  Each
+ * socket's buffer is set to hold a long message and a short one: the
+ * kernel caps it at twice net.core.wmem_max (rmem_max), 208 KiB each by
+ * default.
+ */
+static int sender(const struct pnl *to)
+{
+	int size = 2 * BIG_LEN;
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		printf("# cannot open a netlink socket: %s\n", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof(size));
+	setsockopt(nl_socket_get_fd(to->sk), SOL_SOCKET, SO_RCVBUF, &size,
+		   sizeof(size));
+	sa.nl_pid = nl_socket_get_local_port(to->sk);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		printf("# cannot connect to the socket: %s\n", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static bool send_msg(int fd, size_t len, uint32_t seq)
+{
+	char *buf = malloc(len);
+	bool sent;
+
+	if (!buf)
+		return false;
+	fill(buf, len, seq);
+	sent = send(fd, buf, len, MSG_DONTWAIT) == (ssize_t)len;
+	if (!sent)
+		printf("# cannot send %zu bytes: %s\n", len, strerror(errno));
+	free(buf);
+	return sent;
+}
+
+static void test_recv_whole(struct pnl *nl, int fd)
+{
+	size_t size = 4096, len = 0;
+	char *buf = malloc(size);
+	int err;
+
+	err = pnl_recv_whole(nl, &buf, &size, BIG_LEN, &len);
+	ok(err == -EAGAIN, "pnl_recv_whole: -EAGAIN when nothing is queued");
+
+	ok(send_msg(fd, 100, 1), "send 100 bytes");
+	err = pnl_recv_whole(nl, &buf, &size, BIG_LEN, &len);
+	ok(!err && len == 100 && size == 4096 && is_filled(buf, len, 1),
+	   "pnl_recv_whole: 100 bytes into 4096, the buffer kept");
+
+	ok(send_msg(fd, BIG_LEN, 2), "send 200000 bytes");
+	err = pnl_recv_whole(nl, &buf, &size, BIG_LEN, &len);
+	ok(!err && len == BIG_LEN && size >= BIG_LEN &&
+	   is_filled(buf, len, 2),
+	   "pnl_recv_whole: 200000 bytes whole, the buffer grown from 4096");
+
+	/*
+	 * Too long for a buffer that may grow to @max only: dropped whole,
+	 * the next one read as it is.
+	 */
+	free(buf);
+	size = 4096;
+	buf = malloc(size);
+	ok(send_msg(fd, BIG_LEN, 3) && send_msg(fd, 200, 4),
+	   "send 200000 bytes, then 200");
+	err = pnl_recv_whole(nl, &buf, &size, BIG_LEN / 2, &len);
+	ok(err == -EMSGSIZE && len == BIG_LEN && size == 4096,
+	   "pnl_recv_whole: 200000 bytes over a max of 100000: -EMSGSIZE, its length told");
+	err = pnl_recv_whole(nl, &buf, &size, BIG_LEN / 2, &len);
+	ok(!err && len == 200 && is_filled(buf, len, 4),
+	   "pnl_recv_whole: the message after the dropped one read whole");
+	err = pnl_recv_whole(nl, &buf, &size, BIG_LEN, &len);
+	ok(err == -EAGAIN, "pnl_recv_whole: nothing left");
+	free(buf);
+}
+
+static int on_valid(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	size_t *len = arg;
+
+	*len = is_filled((char *)nlh, nlh->nlmsg_len, nlh->nlmsg_seq) ?
+	       nlh->nlmsg_len : 0;
+	return NL_STOP;
+}
+
+static int no_seq_check(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
+/*
+ * pnl_request() reads with libnl's nl_recvmsgs(), whose buffer is a
+ * page unless the socket peeks at each message's length first: a socket
+ * from pnl_open*() must get a message of any length whole.
+ */
+static void test_libnl_recv(struct pnl *nl, int fd)
+{
+	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
+	size_t len = 0;
+	int err;
+
+	if (!cb) {
+		ok(0, "nl_cb_alloc");
+		return;
+	}
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, &len);
+	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, no_seq_check, NULL);
+	ok(send_msg(fd, BIG_LEN, 5), "send 200000 bytes");
+	err = nl_recvmsgs(nl->sk, cb);
+	ok(err >= 0 && len == BIG_LEN,
+	   "nl_recvmsgs on a pnl socket: 200000 bytes whole");
+	nl_cb_put(cb);
+}
+
+int main(void)
+{
+	struct pnl nl;
+	int err, fd;
+
+	err = pnl_open_route(&nl);
+	if (err) {
+		printf("1..0 # SKIP cannot open a netlink socket: %s\n",
+		       strerror(-err));
+		pnl_close(&nl);
+		return 0;
+	}
+	fd = sender(&nl);
+	if (fd < 0) {
+		printf("1..0 # SKIP no socket to send from\n");
+		pnl_close(&nl);
+		return 0;
+	}
+
+	test_recv_whole(&nl, fd);
+	test_libnl_recv(&nl, fd);
+
+	close(fd);
+	pnl_close(&nl);
+	printf("1..%d\n", tests);
+	printf("%d passed, %d failed\n", tests - failed, failed);
+	return failed ? 1 : 0;
+}
