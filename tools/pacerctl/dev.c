@@ -8,7 +8,7 @@
  *
  * Arguments are parsed into struct dev_show_args (dev_set_args), sent as
  * PACER_CMD_DEV_GET (a dump without NAME) or PACER_CMD_DEV_SET, and each
- * reply is decoded into struct pacer_dev and printed.
+ * reply is decoded into struct pacer_dev (objects.h) and printed.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -78,46 +78,6 @@ static const struct nla_policy dev_stats_policy[PACER_DEV_STATS_MAX + 1] = {
 	[PACER_DEV_STATS_DELAYED_PACKETS ... PACER_DEV_STATS_DROPPED_CONGESTION] = {
 		.type = NLA_U64
 	},
-};
-
-/* The most CPUs "-s -s dev show" lists. */
-#define DEV_CPUS_MAX	1024
-
-/**
- * struct pacer_dev - a device as a PACER_CMD_DEV_GET reply describes it
- * @ifindex: its ifindex
- * @ifname: its name, pointing into the reply
- * @has_caps: the reply carried the caps and what uses them
- * @classes: classes the device has
- * @max_classes: the most it may have
- * @rules: rules the device has
- * @max_rules: the most it may have
- * @max_memory: bytes its queues may hold
- * @ncpus: CPUs in @cpu
- * @cpu: what each CPU received and re-injected
- * @has_stats: the reply carried PACER_A_DEV_STATS
- * @has: which counters it carried, by attribute
- * @stats: their values, by attribute
- */
-struct pacer_dev {
-	uint32_t ifindex;
-	const char *ifname;
-	bool has_caps;
-	uint32_t classes;
-	uint32_t max_classes;
-	uint32_t rules;
-	uint32_t max_rules;
-	uint32_t max_memory;
-	int ncpus;
-	struct {
-		uint32_t cpu;
-		uint64_t rx_packets;
-		uint64_t tx_packets;
-		uint64_t joined_packets;
-	} cpu[DEV_CPUS_MAX];
-	bool has_stats;
-	bool has[PACER_DEV_STATS_MAX + 1];
-	uint64_t stats[PACER_DEV_STATS_MAX + 1];
 };
 
 /**
@@ -281,40 +241,55 @@ int pacer_msg_parse(struct nlmsghdr *nlh, struct nlattr **tb,
 	return 0;
 }
 
+/* What each CPU received and re-injected: as many as the reply lists. */
 static int dev_decode_cpus(struct nlattr *nest, struct pacer_dev *dev)
 {
 	struct nlattr *tb[PACER_CPU_STATS_A_MAX + 1], *a;
-	int rem;
+	struct pacer_dev_cpu *cpu;
+	int rem, n = 0;
+
+	nla_for_each_nested(a, nest, rem)
+		n++;
+	if (!n)
+		return 0;
+	dev->cpu = calloc(n, sizeof(*dev->cpu));
+	if (!dev->cpu)
+		return -ENOMEM;
 
 	nla_for_each_nested(a, nest, rem) {
-		if (dev->ncpus == DEV_CPUS_MAX)
-			break;
 		if (nla_parse_nested(tb, PACER_CPU_STATS_A_MAX, a,
 				     cpu_stats_policy) < 0 ||
 		    !tb[PACER_CPU_STATS_A_CPU] ||
 		    !tb[PACER_CPU_STATS_A_RX_PACKETS] ||
 		    !tb[PACER_CPU_STATS_A_TX_PACKETS])
 			return -EBADMSG;
-		dev->cpu[dev->ncpus].cpu = nla_get_u32(tb[PACER_CPU_STATS_A_CPU]);
-		dev->cpu[dev->ncpus].rx_packets =
-			nla_get_u64(tb[PACER_CPU_STATS_A_RX_PACKETS]);
-		dev->cpu[dev->ncpus].tx_packets =
-			nla_get_u64(tb[PACER_CPU_STATS_A_TX_PACKETS]);
-		dev->cpu[dev->ncpus].joined_packets =
+		cpu = &dev->cpu[dev->ncpus++];
+		cpu->cpu = nla_get_u32(tb[PACER_CPU_STATS_A_CPU]);
+		cpu->rx_packets = nla_get_u64(tb[PACER_CPU_STATS_A_RX_PACKETS]);
+		cpu->tx_packets = nla_get_u64(tb[PACER_CPU_STATS_A_TX_PACKETS]);
+		cpu->joined_packets =
 			tb[PACER_CPU_STATS_A_JOINED_PACKETS] ?
 			nla_get_u64(tb[PACER_CPU_STATS_A_JOINED_PACKETS]) : 0;
-		dev->ncpus++;
 	}
 	return 0;
 }
 
-static int dev_decode(struct nl_msg *msg, struct pacer_dev *dev)
+/**
+ * pacer_dev_decode() - decode a PACER_CMD_DEV_GET reply or DEV_SET event
+ * @nlh: the message
+ * @dev: filled in, pointing into @nlh; free it with pacer_dev_free()
+ *	whatever this returns
+ *
+ * Return: 0, -EBADMSG if the message is malformed, or -ENOMEM.
+ */
+int pacer_dev_decode(struct nlmsghdr *nlh, struct pacer_dev *dev)
 {
 	struct nlattr *tb[PACER_A_MAX + 1];
 	struct pacer_msg_dev hdr;
+	int err;
 
 	memset(dev, 0, sizeof(*dev));
-	if (pacer_msg_parse(nlmsg_hdr(msg), tb, &hdr))
+	if (pacer_msg_parse(nlh, tb, &hdr))
 		return -EBADMSG;
 
 	dev->ifindex = hdr.ifindex;
@@ -329,11 +304,25 @@ static int dev_decode(struct nl_msg *msg, struct pacer_dev *dev)
 	}
 	if (tb[PACER_A_MAX_MEMORY])
 		dev->max_memory = nla_get_u32(tb[PACER_A_MAX_MEMORY]);
-	if (tb[PACER_A_CPU_STATS] && dev_decode_cpus(tb[PACER_A_CPU_STATS], dev))
-		return -EBADMSG;
+	if (tb[PACER_A_CPU_STATS]) {
+		err = dev_decode_cpus(tb[PACER_A_CPU_STATS], dev);
+		if (err)
+			return err;
+	}
 	if (tb[PACER_A_DEV_STATS])
 		return dev_decode_stats(tb[PACER_A_DEV_STATS], dev);
 	return 0;
+}
+
+/**
+ * pacer_dev_free() - free what pacer_dev_decode() allocated
+ * @dev: the device; freeing twice is harmless
+ */
+void pacer_dev_free(struct pacer_dev *dev)
+{
+	free(dev->cpu);
+	dev->cpu = NULL;
+	dev->ncpus = 0;
 }
 
 /* Text, -s -s: "    cpu 0 rx 1200 tx 1190 joined 10"; JSON: a "cpus" array. */
@@ -424,12 +413,13 @@ static int dev_show_reply(struct nl_msg *msg, void *arg)
 	struct pacer_dev dev;
 	int err;
 
-	err = dev_decode(msg, &dev);
-	if (err)
-		return err;
-	dev_show_start(ctx);
-	dev_print(&dev, ctx->opts);
-	return 0;
+	err = pacer_dev_decode(nlmsg_hdr(msg), &dev);
+	if (!err) {
+		dev_show_start(ctx);
+		dev_print(&dev, ctx->opts);
+	}
+	pacer_dev_free(&dev);
+	return err;
 }
 
 /*

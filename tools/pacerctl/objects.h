@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pacerctl: what the object files share about classes and rules: the
- * structs a command line is parsed into and a reply is decoded into,
- * and the functions that encode, decode and print them.  class.c and
- * rule.c own them; stats.c and monitor.c use them.
+ * pacerctl: what the object files share about devices, classes and
+ * rules: the structs a command line is parsed into and a reply is
+ * decoded into, and the functions that encode, decode and print them.
+ * dev.c, class.c and rule.c own them; stats.c and monitor.c use them.
  */
 #ifndef PACERCTL_OBJECTS_H
 #define PACERCTL_OBJECTS_H
@@ -116,9 +116,58 @@ struct pacer_rule_info {
 	uint64_t matches;
 };
 
+/**
+ * struct pacer_dev_cpu - what one CPU did for a device
+ * @cpu: the CPU
+ * @rx_packets: packets handed to the device there
+ * @tx_packets: packets its shaper re-injected there
+ * @joined_packets: packets that arrived there and joined their flow's
+ *	packets queued on another CPU, whose shaper re-injected them
+ */
+struct pacer_dev_cpu {
+	uint32_t cpu;
+	uint64_t rx_packets;
+	uint64_t tx_packets;
+	uint64_t joined_packets;
+};
+
+/**
+ * struct pacer_dev - a device as a PACER_CMD_DEV_GET reply describes it
+ * @ifindex: its ifindex
+ * @ifname: its name, pointing into the reply
+ * @has_caps: the reply carried the caps and what uses them
+ * @classes: classes the device has
+ * @max_classes: the most it may have
+ * @rules: rules the device has
+ * @max_rules: the most it may have
+ * @max_memory: bytes its queues may hold
+ * @ncpus: CPUs in @cpu, as many as the reply listed
+ * @cpu: what each CPU received and re-injected (allocated, NULL if none)
+ * @has_stats: the reply carried PACER_A_DEV_STATS
+ * @has: which counters it carried, by attribute
+ * @stats: their values, by attribute
+ */
+struct pacer_dev {
+	uint32_t ifindex;
+	const char *ifname;
+	bool has_caps;
+	uint32_t classes;
+	uint32_t max_classes;
+	uint32_t rules;
+	uint32_t max_rules;
+	uint32_t max_memory;
+	int ncpus;
+	struct pacer_dev_cpu *cpu;
+	bool has_stats;
+	bool has[PACER_DEV_STATS_MAX + 1];
+	uint64_t stats[PACER_DEV_STATS_MAX + 1];
+};
+
 /* dev.c */
 int pacer_msg_parse(struct nlmsghdr *nlh, struct nlattr **tb,
 		    struct pacer_msg_dev *dev);
+int pacer_dev_decode(struct nlmsghdr *nlh, struct pacer_dev *dev);
+void pacer_dev_free(struct pacer_dev *dev);
 
 /* class.c */
 struct nl_msg *pacer_class_msg(const struct pnl *nl, uint8_t cmd, int flags,
