@@ -239,6 +239,29 @@ int pacer_dispatch(const struct pacerctl_cmd *cmds, size_t n, const char *what,
 }
 
 /**
+ * pacer_set_output() - an output format option: the last one given wins
+ * @opts: the options so far
+ * @fmt: "text", "json" or "prometheus" (-o FMT; -j and -p are "json")
+ *
+ * Each of -o FMT, -j and -p replaces the format any of them set before:
+ * "-j -o text" prints text, "-o prometheus -j" JSON.  Indenting (-p) is
+ * not a format: it stays on, for JSON chosen after it.
+ *
+ * Return: 0, or -EINVAL (@opts unchanged) for another @fmt.
+ */
+int pacer_set_output(struct pacer_opts *opts, const char *fmt)
+{
+	bool json = !strcmp(fmt, "json");
+	bool prometheus = !strcmp(fmt, "prometheus");
+
+	if (!json && !prometheus && strcmp(fmt, "text"))
+		return -EINVAL;
+	opts->json = json;
+	opts->prometheus = prometheus;
+	return 0;
+}
+
+/**
  * pacer_is_help() - whether an argument asks for help
  * @arg: the argument
  *

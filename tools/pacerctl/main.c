@@ -49,7 +49,8 @@ static void usage(FILE *f)
 	      "    -s, --stats       add counters (repeat for more detail)\n"
 	      "    -o, --output FMT  text (the default), json (as -j), or prometheus:\n"
 	      "                      \"class show\" counters in the Prometheus text\n"
-	      "                      format, for node_exporter's textfile collector\n"
+	      "                      format, for node_exporter's textfile collector;\n"
+	      "                      of -o, -j and -p the last one given wins\n"
 	      "    -n, --netns NAME  run in network namespace NAME (as ip -n: one\n"
 	      "                      that \"ip netns add\" made, /var/run/netns/NAME)\n"
 	      "    -b, --batch FILE  run the commands in FILE (- for standard\n"
@@ -167,14 +168,9 @@ static int parse_options(int argc, char **argv, struct pacer_opts *opts,
 			break;
 		switch (c) {
 		case 'o':
-			if (!strcmp(optarg, "json")) {
-				opts->json = true;
-			} else if (!strcmp(optarg, "prometheus")) {
-				opts->prometheus = true;
-			} else if (strcmp(optarg, "text")) {
+			if (pacer_set_output(opts, optarg))
 				return pacer_usage_error("invalid output format \"%s\": expected text, json or prometheus",
 							 optarg);
-			}
 			break;
 		case 'n':
 			ret = enter_netns(optarg);
@@ -188,10 +184,10 @@ static int parse_options(int argc, char **argv, struct pacer_opts *opts,
 			*force = true;
 			break;
 		case 'j':
-			opts->json = true;
+			pacer_set_output(opts, "json");
 			break;
 		case 'p':
-			opts->json = true;
+			pacer_set_output(opts, "json");
 			opts->pretty = true;
 			break;
 		case 's':

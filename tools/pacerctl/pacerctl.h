@@ -72,6 +72,7 @@ int pacer_dispatch(const struct pacerctl_cmd *cmds, size_t n, const char *what,
 		   const char *context, int argc, char **argv,
 		   const struct pacer_opts *opts);
 void pacer_print_cmds(FILE *f, const struct pacerctl_cmd *cmds, size_t n);
+int pacer_set_output(struct pacer_opts *opts, const char *fmt);
 bool pacer_is_help(const char *arg);
 int pacer_next_value(int *argc, char ***argv);
 int pacer_check_ifname(const char *name);
