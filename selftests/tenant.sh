@@ -22,6 +22,12 @@
 #      them: each grows it by its state on every CPU, allocated in
 #      softirq on the class's first packet (before pacer charged them,
 #      the growth was ~0);
+#    - with classes made under 256M, root lowers memory.max to what the
+#      cgroup holds plus 1 MiB and a flood reaches every class: the
+#      classes' state on every CPU stops at the limit (packets dropped as
+#      memory, memory.events max grows) and memory.current stays within
+#      memory.max (with GFP_ATOMIC the cgroup forced the charges past
+#      it);
 #    - with memory.max 8M it creates pacer devices (each with its flow
 #      table, ~400 KiB, and nothing caps how many a namespace has) until
 #      one fails: the failure is "Cannot allocate memory", the cgroup
@@ -252,6 +258,73 @@ else
 	check_le "... and an idle class with its rule costs <= 1.5 KiB, whatever the CPUs" \
 		"$per" 1536
 fi
+
+step "memory: a class's state, allocated at its first packet, stays within memory.max"
+# The classes (each with a rule for an address of its own) are made under
+# memory.max 256M; then root lowers memory.max to what the cgroup holds
+# plus MARGIN, and one udp_flood sends to every class's address in turn.
+# Each class's state on every CPU is allocated in softirq at its first
+# packet: the cgroup must refuse what goes past its limit (the packet
+# dropped as memory), not be charged past it (GFP_ATOMIC's __GFP_HIGH
+# made the memory cgroup force such a charge).  Root reads memory.current
+# once the flood is over, then raises the limit again for pacerctl.
+MARGIN=$((1024 * 1024))
+# Their state on every CPU needs well over MARGIN (432 bytes a CPU each).
+NSTATE=4000
+cp "$(dirname "$0")/udp_flood" "$TT/udp_flood"
+chmod 755 "$TT/udp_flood"
+# Class i's address is 10.9.0.0 + 1024 + i: one range from 10.9.4.1 on.
+awk -v n="$NSTATE" 'BEGIN { for (i = 1; i <= n; i++) {
+	printf "class add dev up0 id %d rate 10gbit\n", i
+	printf "rule add dev up0 pref %d dst 10.9.%d.%d/32 class %d\n",
+		i, int((1024 + i) / 256), (1024 + i) % 256, i } }' >"$TT/state_classes"
+LAST=$((1024 + NSTATE))
+LAST=10.9.$((LAST / 256)).$((LAST % 256))
+# The tenant waits on FIFOs (read, a builtin): at the limit, a process
+# it started to poll with might not get the memory to start.
+rm -f "$TT/ready" "$TT/go" "$TT/flooded" "$TT/go2"
+mkfifo -m 666 "$TT/go" "$TT/go2"
+in_cgroup 256M "ip link set lo up
+ip link add up0 type pacer && ip link set up0 up || exit 1
+ip link add va type veth peer name vb || exit 1
+ip link set va arp off up && ip link set vb up && ip addr add 10.9.0.1/16 dev va || exit 1
+tc qdisc add dev vb ingress || exit 1
+tc filter add dev vb parent ffff: matchall action mirred egress redirect dev up0 || exit 1
+pacerctl -b $TT/state_classes >/dev/null || { echo 'classes: failed'; exit 1; }
+sleep 1
+: >$TT/ready
+read -r go <$TT/go
+$TT/udp_flood 0 5000 10.9.4.1-$LAST 9 3
+: >$TT/flooded
+read -r go <$TT/go2
+pacerctl -j -s dev show dev up0 >$TT/dev.json" \
+	>"$TT/out" 2>&1 &
+tenant=$!
+wait_for 120 test -e "$TT/ready" || die "the tenant did not make its classes: $(cat "$TT/out")"
+sleep 1
+read -r idle <"$TCG/memory.current"
+echo $((idle + MARGIN)) >"$TCG/memory.max"
+echo go >"$TT/go"
+wait_for 60 test -e "$TT/flooded" || die "the flood did not end: $(cat "$TT/out")"
+sleep 1
+read -r cur <"$TCG/memory.current"
+read -r max <"$TCG/memory.max"
+echo 256M >"$TCG/memory.max"
+echo go >"$TT/go2"
+wait "$tenant"
+out=$(cat "$TT/out")
+log "$out"
+log "cgroup: $idle bytes with $NSTATE idle classes; memory.max then $max; after the flood $cur"
+check_ge "premise: packets up0 received from the flood (one class an address)" \
+	"$(json_get 0.stats.rx_packets <"$TT/dev.json")" "$NSTATE"
+check_ge "premise: the classes' state could not all fit: packets dropped as memory" \
+	"$(json_get 0.stats.dropped_memory <"$TT/dev.json")" 1
+# A charge that fails without waiting is not counted in memory.events:
+# the room the classes' state took up shows that the limit was reached.
+check_ge "premise: the classes' state filled most of the room left (bytes)" \
+	"$((cur - idle))" $((MARGIN / 2))
+check_le "memory.current after the flood <= memory.max (nothing charged past it)" \
+	"$cur" "$max"
 
 step "memory: under memory.max 8M the tenant runs out of memory, not of a cap"
 # Root samples MemAvailable from outside the cgroup while the tenant runs:
