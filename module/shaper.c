@@ -129,9 +129,14 @@ void pacer_shapers_destroy(struct pacer_dev *pd)
 
 	if (!pd->shapers)
 		return;
+	/*
+	 * netif_napi_del() waits for a grace period each time: one per
+	 * possible CPU (200 on some machines) for every device deleted.  The
+	 * contexts are unhashed with RCU readers around: one grace period
+	 * for them all.
+	 */
 	for_each_possible_cpu(cpu)
-		netif_napi_del(&per_cpu_ptr(pd->shapers, cpu)->napi);
-	/* netif_napi_del() unhashes with RCU readers around. */
+		__netif_napi_del(&per_cpu_ptr(pd->shapers, cpu)->napi);
 	synchronize_net();
 	free_percpu(pd->shapers);
 	pd->shapers = NULL;
