@@ -30,15 +30,24 @@
  * @pacer: the pacer device
  * @skb: the packet
  *
+ * A packet may wait in its class far longer than in ifb's queue (the
+ * class's limit is 100 ms at least): its device may have gone down
+ * meanwhile, and nothing would stop it there.  netif_receive_skb() hands
+ * it to the stack of a device that is down, dev_queue_xmit() and
+ * netif_rx() drop it in the kernel, after pacer counted it as sent.  tc
+ * mirred drops a redirect to a device that is down; so does pacer, where
+ * it is counted.
+ *
  * Context: RCU read side; the caller re-injects under the same RCU section.
- * Return: false if the original device is gone (the caller drops @skb).
+ * Return: false if the original device is gone or down (the caller drops
+ * @skb).
  */
 bool pacer_reinject_prepare(struct net_device *pacer, struct sk_buff *skb)
 {
 	struct net_device *orig;
 
 	orig = dev_get_by_index_rcu(dev_net(pacer), skb->skb_iif);
-	if (unlikely(!orig))
+	if (unlikely(!orig || !netif_running(orig)))
 		return false;
 
 	/* Skip tc and netfilter egress so the packet is not redirected again. */

@@ -136,7 +136,7 @@ static void prom_drops(FILE *f, const struct pacer_prom *prom)
 	int r;
 
 	prom_family(f, "dropped_packets_total", "counter",
-		    "Packets dropped, by reason: queue_limit (the class limit), memory (the device cap), reinject (the original device was gone), flush (class deleted or device down), congestion (the signal to a sender that is not ECN-capable).");
+		    "Packets dropped, by reason: queue_limit (the class limit), memory (the device cap), reinject (the original device was gone or down), flush (class deleted or device down), congestion (the signal to a sender that is not ECN-capable).");
 	for (i = 0; i < prom->n; i++) {
 		for (r = 1; r <= PACER_DROP_MAX; r++) {
 			snprintf(label, sizeof(label), "reason=\"%s\"",

@@ -136,7 +136,7 @@ enum pacer_attr {
  *	directly rather than redirected to it; always dropped
  * @PACER_DEV_STATS_DROPPED_QUEUE_LIMIT: packets dropped at a class limit
  * @PACER_DEV_STATS_DROPPED_REINJECT: packets dropped at re-injection because
- *	the device they came from was gone
+ *	the device they came from was gone or down
  * @PACER_DEV_STATS_DROPPED_FLUSH: packets dropped because they were queued
  *	when their class or the device went away or down
  * @PACER_DEV_STATS_BACKLOG_PACKETS: packets queued now
@@ -365,7 +365,7 @@ enum pacer_stats_attr {
  * @PACER_DROP_QUEUE_LIMIT: the class queue was at its limit; dropped from
  *	the head of the class's largest flow
  * @PACER_DROP_MEMORY: the device-wide memory cap was reached
- * @PACER_DROP_REINJECT: the device the packet came from was gone
+ * @PACER_DROP_REINJECT: the device the packet came from was gone or down
  * @PACER_DROP_FLUSH: queued when its class or the device went away or down
  * @PACER_DROP_CONGESTION: the congestion signal (one per episode, from the
  *	head of a flow whose queue stands) to a sender that is not
