@@ -17,16 +17,19 @@
 #   2b. pacer0 holding packets (a    -> exactly the held packets are counted
 #      slow class 0, its NAPI thread    as dropped_reinject (or, having
 #      starved), the veth deleted       waited too long, dropped_congestion)
+#   2d. pacer0 holding packets, the  -> the same: a device that is down
+#      veth they came from set down     gets nothing back (as tc mirred
+#                                       sends nothing to one)
 #   3. UDP flood, pacer0 down and up -> flushed packets counted, invariant
 #   3b. pacer0 holding packets, down -> exactly the held packets are
 #                                       re-injected or counted as flushed
 #                                       (or dropped_congestion)
 #   4. UDP flood, rmmod pacer        -> module and device gone, reload works
 #
-# run_tests: timeout=150
+# run_tests: timeout=180
 . "$(dirname "$0")/lib.sh"
 
-require iperf3 ping pacerctl tc ss rmmod modprobe taskset renice
+require iperf3 ping pacerctl tc ss rmmod modprobe taskset renice nstat
 
 if [ "$IS_DEBUG" = 1 ]; then
 	FLOOD=10M
@@ -210,6 +213,44 @@ wait_pacer_idle "$NS_B" pacer0
 pacer_snap "$NS_B" pacer0 P1
 check_eq "pacer0 rx delta (3 requests)" "$(pacer_delta P1 P0 rx_packets)" 3
 check_eq "pacer0 tx delta (3 requests)" "$(pacer_delta P1 P0 tx_packets)" 3
+
+step "2d: packets held in pacer0, then the veth they came from set down"
+# A pair of its own; the steps after this one keep using pair 4.
+keep="$A_DEV $B_DEV $ADDR $IPERF_PORT"
+pair 5
+starve_napi
+pacer_snap "$NS_B" pacer0 P0
+hold 200
+pacer_snap "$NS_B" pacer0 PH
+log "pacer0 holding: $PH"
+check_ge "packets held in pacer0 before $B_DEV goes down" "$PH_backlog_packets" 20
+ip -n "$NS_B" link set "$B_DEV" down
+log "$B_DEV down"
+pacer_snap "$NS_B" pacer0 PD
+snmp_var echos_down "$NS_B" IcmpInEchos
+held=$((PD_backlog_packets + PD_dropped_reinject - P0_dropped_reinject))
+log "pacer0 after $B_DEV went down: $PD"
+feed_napi
+pacer_snap "$NS_B" pacer0 P1
+snmp_var echos_after "$NS_B" IcmpInEchos
+log "pacer0 released: $P1"
+log "dropped for congestion on the way out: $(pacer_delta P1 PD dropped_congestion)"
+# Before, they were counted as re-injected: on 6.1 into the stack of the
+# device that was down, from 6.12 into the CPU's backlog, which drops
+# them.
+check_eq "dropped_reinject delta + congestion drops since = what pacer0 held when $B_DEV went down" \
+	$(($(pacer_delta P1 P0 dropped_reinject) + $(pacer_delta P1 PD dropped_congestion))) "$held"
+check_eq "tx_packets since $B_DEV went down" "$(pacer_delta P1 PD tx_packets)" 0
+log "echo requests NS_B's stack took since $B_DEV went down: $((echos_after - echos_down))"
+check_eq "backlog_packets" "$P1_backlog_packets" 0
+check_invariant "$NS_B" pacer0
+ip -n "$NS_B" link set "$B_DEV" up
+# Down flushed the neighbour entries, permanent ones too: ARP, through
+# pacer0.
+check_eq "pings through pacer0 once $B_DEV is up again" "$(ping_replies)" 3
+# shellcheck disable=SC2086 # four words
+set -- $keep
+A_DEV=$1 B_DEV=$2 ADDR=$3 IPERF_PORT=$4
 
 step "3: a UDP flood through pacer0, pacer0 down, then up"
 pacer_snap "$NS_B" pacer0 P0
