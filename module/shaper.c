@@ -185,6 +185,10 @@ static void pacer_shaper_kick_here(void *arg)
  *	effect at once)
  * @pd: the device
  *
+ * The shaper of a CPU that went offline with packets queued is polled
+ * wherever hotplug moved its NAPI context and timer: it is kicked from
+ * here, or its packets would wait for the time the old rate gave them.
+ *
  * Context: process context.
  */
 void pacer_shapers_kick(struct pacer_dev *pd)
@@ -192,12 +196,19 @@ void pacer_shapers_kick(struct pacer_dev *pd)
 	int cpu;
 
 	cpus_read_lock();
-	for_each_online_cpu(cpu) {
+	for_each_possible_cpu(cpu) {
 		struct pacer_shaper *sh = per_cpu_ptr(pd->shapers, cpu);
 
-		if (!list_empty_careful(&sh->active))
+		if (list_empty_careful(&sh->active))
+			continue;
+		if (cpu_online(cpu)) {
 			smp_call_function_single(cpu, pacer_shaper_kick_here,
 						 sh, 1);
+		} else {
+			local_bh_disable();
+			napi_schedule(&sh->napi);
+			local_bh_enable();
+		}
 	}
 	cpus_read_unlock();
 }
