@@ -285,13 +285,26 @@ static int pacer_nl_put_dev_stats(struct sk_buff *msg, struct pacer_dev *pd)
 	return 0;
 }
 
-/* What each CPU received and re-injected: one nest per CPU. */
+/* The most one CPU's nest in PACER_A_CPU_STATS takes. */
+static size_t pacer_nl_cpu_size(void)
+{
+	return nla_total_size(0) +
+	       __PACER_CPU_STATS_A_MAX * nla_total_size_64bit(sizeof(u64));
+}
+
+/*
+ * What each CPU received and re-injected: one nest per CPU, in
+ * PACER_A_CPU_STATS.  An attribute's length is 16 bits, about 1,360 CPUs'
+ * nests: a host with more (some have) gets as many PACER_A_CPU_STATS as
+ * it takes, each closed before it could outgrow its length.
+ */
 static int pacer_nl_put_cpu_stats(struct sk_buff *msg, struct pacer_dev *pd)
 {
-	struct nlattr *nest, *one;
+	struct nlattr *first, *nest, *one;
 	int cpu;
 
-	nest = nla_nest_start(msg, PACER_A_CPU_STATS);
+	first = nla_nest_start(msg, PACER_A_CPU_STATS);
+	nest = first;
 	if (!nest)
 		return -EMSGSIZE;
 	for_each_possible_cpu(cpu) {
@@ -301,6 +314,15 @@ static int pacer_nl_put_cpu_stats(struct sk_buff *msg, struct pacer_dev *pd)
 		/* Firmware may list hundreds that never come up. */
 		if (!cpu_online(cpu) && !rx && !tx && !joined)
 			continue;
+		if (skb_tail_pointer(msg) - (unsigned char *)nest +
+		    pacer_nl_cpu_size() > U16_MAX) {
+			nla_nest_end(msg, nest);
+			nest = nla_nest_start(msg, PACER_A_CPU_STATS);
+			if (!nest) {
+				nla_nest_cancel(msg, first);
+				return -EMSGSIZE;
+			}
+		}
 		one = nla_nest_start(msg, cpu + 1);
 		if (!one ||
 		    nla_put_u32(msg, PACER_CPU_STATS_A_CPU, cpu) ||
@@ -310,7 +332,7 @@ static int pacer_nl_put_cpu_stats(struct sk_buff *msg, struct pacer_dev *pd)
 				     PACER_CPU_STATS_A_PAD) ||
 		    pacer_nl_put_u64(msg, PACER_CPU_STATS_A_JOINED_PACKETS,
 				     joined, PACER_CPU_STATS_A_PAD)) {
-			nla_nest_cancel(msg, nest);
+			nla_nest_cancel(msg, first);
 			return -EMSGSIZE;
 		}
 		nla_nest_end(msg, one);
@@ -327,16 +349,16 @@ static int pacer_nl_put_cpu_stats(struct sk_buff *msg, struct pacer_dev *pd)
  */
 static size_t pacer_nl_dev_size(void)
 {
-	size_t cpu = nla_total_size(0) +
-		     __PACER_CPU_STATS_A_MAX * nla_total_size_64bit(sizeof(u64));
+	size_t cpus = num_possible_cpus() * pacer_nl_cpu_size();
 
 	return nla_total_size(sizeof(u32)) +		/* PACER_A_IFINDEX */
 	       nla_total_size(IFNAMSIZ) +		/* PACER_A_IFNAME */
 	       5 * nla_total_size(sizeof(u32)) +	/* the caps and counts */
 	       nla_total_size(0) +			/* PACER_A_DEV_STATS */
 	       __PACER_DEV_STATS_MAX * nla_total_size_64bit(sizeof(u64)) +
-	       nla_total_size(0) +			/* PACER_A_CPU_STATS */
-	       num_possible_cpus() * cpu;
+	       /* PACER_A_CPU_STATS, one per U16_MAX bytes of CPUs' nests */
+	       (cpus / (U16_MAX - pacer_nl_cpu_size()) + 1) * nla_total_size(0) +
+	       cpus;
 }
 
 static int pacer_nl_fill_dev(struct sk_buff *msg, struct net_device *dev,

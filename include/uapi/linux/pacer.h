@@ -102,7 +102,9 @@ enum pacer_cmd {
  *	also the default
  * @PACER_A_CPU_STATS: nest with one nest per CPU that is online or has
  *	counted a packet (attribute type: CPU number + 1) of &enum
- *	pacer_cpu_stats_attr (replies only, with PACER_A_DEV_STATS)
+ *	pacer_cpu_stats_attr (replies only, with PACER_A_DEV_STATS); a
+ *	message may carry several, each with some of the CPUs (a nest holds
+ *	at most 64 KiB, about 1,360 CPUs): read them all
  * @__PACER_A_MAX: internal
  * @PACER_A_MAX: highest attribute number
  */
