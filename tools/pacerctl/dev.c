@@ -241,35 +241,52 @@ int pacer_msg_parse(struct nlmsghdr *nlh, struct nlattr **tb,
 	return 0;
 }
 
-/* What each CPU received and re-injected: as many as the reply lists. */
-static int dev_decode_cpus(struct nlattr *nest, struct pacer_dev *dev)
+/* One CPU's nest of PACER_A_CPU_STATS. */
+static int dev_decode_cpu(struct nlattr *a, struct pacer_dev_cpu *cpu)
 {
-	struct nlattr *tb[PACER_CPU_STATS_A_MAX + 1], *a;
-	struct pacer_dev_cpu *cpu;
-	int rem, n = 0;
+	struct nlattr *tb[PACER_CPU_STATS_A_MAX + 1];
 
-	nla_for_each_nested(a, nest, rem)
-		n++;
+	if (nla_parse_nested(tb, PACER_CPU_STATS_A_MAX, a,
+			     cpu_stats_policy) < 0 ||
+	    !tb[PACER_CPU_STATS_A_CPU] ||
+	    !tb[PACER_CPU_STATS_A_RX_PACKETS] ||
+	    !tb[PACER_CPU_STATS_A_TX_PACKETS])
+		return -EBADMSG;
+	cpu->cpu = nla_get_u32(tb[PACER_CPU_STATS_A_CPU]);
+	cpu->rx_packets = nla_get_u64(tb[PACER_CPU_STATS_A_RX_PACKETS]);
+	cpu->tx_packets = nla_get_u64(tb[PACER_CPU_STATS_A_TX_PACKETS]);
+	cpu->joined_packets = tb[PACER_CPU_STATS_A_JOINED_PACKETS] ?
+		nla_get_u64(tb[PACER_CPU_STATS_A_JOINED_PACKETS]) : 0;
+	return 0;
+}
+
+/*
+ * What each CPU received and re-injected: as many as the message lists,
+ * in however many PACER_A_CPU_STATS it took (one holds about 1,360).
+ */
+static int dev_decode_cpus(struct nlmsghdr *nlh, struct pacer_dev *dev)
+{
+	struct nlattr *attrs = genlmsg_attrdata(nlmsg_data(nlh), 0);
+	int len = genlmsg_attrlen(nlmsg_data(nlh), 0);
+	struct nlattr *nest, *a;
+	int left, rem, n = 0;
+
+	nla_for_each_attr(nest, attrs, len, left)
+		if (nla_type(nest) == PACER_A_CPU_STATS)
+			nla_for_each_nested(a, nest, rem)
+				n++;
 	if (!n)
 		return 0;
 	dev->cpu = calloc(n, sizeof(*dev->cpu));
 	if (!dev->cpu)
 		return -ENOMEM;
 
-	nla_for_each_nested(a, nest, rem) {
-		if (nla_parse_nested(tb, PACER_CPU_STATS_A_MAX, a,
-				     cpu_stats_policy) < 0 ||
-		    !tb[PACER_CPU_STATS_A_CPU] ||
-		    !tb[PACER_CPU_STATS_A_RX_PACKETS] ||
-		    !tb[PACER_CPU_STATS_A_TX_PACKETS])
-			return -EBADMSG;
-		cpu = &dev->cpu[dev->ncpus++];
-		cpu->cpu = nla_get_u32(tb[PACER_CPU_STATS_A_CPU]);
-		cpu->rx_packets = nla_get_u64(tb[PACER_CPU_STATS_A_RX_PACKETS]);
-		cpu->tx_packets = nla_get_u64(tb[PACER_CPU_STATS_A_TX_PACKETS]);
-		cpu->joined_packets =
-			tb[PACER_CPU_STATS_A_JOINED_PACKETS] ?
-			nla_get_u64(tb[PACER_CPU_STATS_A_JOINED_PACKETS]) : 0;
+	nla_for_each_attr(nest, attrs, len, left) {
+		if (nla_type(nest) != PACER_A_CPU_STATS)
+			continue;
+		nla_for_each_nested(a, nest, rem)
+			if (dev_decode_cpu(a, &dev->cpu[dev->ncpus++]))
+				return -EBADMSG;
 	}
 	return 0;
 }
@@ -305,7 +322,7 @@ int pacer_dev_decode(struct nlmsghdr *nlh, struct pacer_dev *dev)
 	if (tb[PACER_A_MAX_MEMORY])
 		dev->max_memory = nla_get_u32(tb[PACER_A_MAX_MEMORY]);
 	if (tb[PACER_A_CPU_STATS]) {
-		err = dev_decode_cpus(tb[PACER_A_CPU_STATS], dev);
+		err = dev_decode_cpus(nlh, dev);
 		if (err)
 			return err;
 	}

@@ -43,10 +43,11 @@ static uint64_t joined_of(int cpu)
 
 /*
  * A DEV_GET reply for "pacer0" with @ncpus CPU nests (CPUs 0, 2, 4 ...,
- * without PACER_CPU_STATS_A_RX_PACKETS in CPU @bad's), or without
- * PACER_A_CPU_STATS at all if @ncpus is negative.
+ * without PACER_CPU_STATS_A_RX_PACKETS in CPU @bad's), @per_nest of them
+ * to a PACER_A_CPU_STATS (0: all in one), or without PACER_A_CPU_STATS
+ * at all if @ncpus is negative.
  */
-static struct nl_msg *reply(int ncpus, int bad)
+static struct nl_msg *reply_split(int ncpus, int bad, int per_nest)
 {
 	struct nl_msg *msg = nlmsg_alloc_size(64 + 64 * (ncpus + 1) + 4096);
 	struct nlattr *nest, *one;
@@ -72,6 +73,13 @@ static struct nl_msg *reply(int ncpus, int bad)
 	for (i = 0; i < ncpus; i++) {
 		int cpu = 2 * i;
 
+		if (per_nest && i && !(i % per_nest)) {
+			if (nla_nest_end(msg, nest) < 0)
+				goto fail;
+			nest = nla_nest_start(msg, PACER_A_CPU_STATS);
+			if (!nest)
+				goto fail;
+		}
 		one = nla_nest_start(msg, cpu + 1);
 		if (!one ||
 		    nla_put_u32(msg, PACER_CPU_STATS_A_CPU, cpu) < 0 ||
@@ -93,6 +101,11 @@ fail:
 	return NULL;
 }
 
+static struct nl_msg *reply(int ncpus, int bad)
+{
+	return reply_split(ncpus, bad, 0);
+}
+
 /* Every CPU of a reply of reply(@ncpus, -1), in order. */
 static bool cpus_match(const struct pacer_dev *dev, int ncpus)
 {
@@ -112,16 +125,16 @@ static bool cpus_match(const struct pacer_dev *dev, int ncpus)
 	return true;
 }
 
-static void decodes(int ncpus)
+static void decodes_split(int ncpus, int per_nest)
 {
-	struct nl_msg *msg = reply(ncpus, -1);
+	struct nl_msg *msg = reply_split(ncpus, -1, per_nest);
 	struct pacer_dev dev;
 	char what[128];
 	int err;
 
 	snprintf(what, sizeof(what),
-		 "a reply with %d CPU nests: every one decoded, in order",
-		 ncpus);
+		 "a reply with %d CPU nests, %d to a PACER_A_CPU_STATS: every one decoded, in order",
+		 ncpus, per_nest ? per_nest : ncpus);
 	if (!msg) {
 		ok(0, what);
 		return;
@@ -136,6 +149,11 @@ static void decodes(int ncpus)
 	nlmsg_free(msg);
 }
 
+static void decodes(int ncpus)
+{
+	decodes_split(ncpus, 0);
+}
+
 int main(void)
 {
 	struct pacer_dev dev;
@@ -148,6 +166,9 @@ int main(void)
 	decodes(1025);
 	/* The most a nest can hold: its nla_len is a u16, each CPU 48 bytes. */
 	decodes(1365);
+	/* More than a nest holds: the kernel sends several. */
+	decodes_split(3000, 1300);
+	decodes_split(3, 1);
 
 	msg = reply(0, -1);
 	err = msg ? pacer_dev_decode(nlmsg_hdr(msg), &dev) : -ENOMEM;
