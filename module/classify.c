@@ -190,6 +190,31 @@ static bool pacer_key_equal(const struct pacer_rule_key *a,
 	return !diff;
 }
 
+/*
+ * Whether @keys hold ports the packet carries.  The flow dissector leaves
+ * them 0 in every fragment, in a protocol without ports and where the
+ * transport header is cut short, and gives ESP's and AH's SPI in their
+ * place: none of those may match a port range, not even one from 0.
+ */
+static bool pacer_keys_have_ports(const struct sk_buff *skb,
+				  const struct flow_keys *keys)
+{
+	if (keys->control.flags & FLOW_DIS_IS_FRAGMENT)
+		return false;
+	switch (keys->basic.ip_proto) {
+	case IPPROTO_TCP:
+	case IPPROTO_UDP:
+	case IPPROTO_UDPLITE:
+	case IPPROTO_SCTP:
+	case IPPROTO_DCCP:
+		/* The dissector read them at thoff, if they were there. */
+		return keys->control.thoff + sizeof(keys->ports.ports) <=
+		       skb->len;
+	default:
+		return false;
+	}
+}
+
 /* The criteria that are not part of the key. */
 static bool pacer_rule_match_rest(const struct pacer_rule *r,
 				  const struct sk_buff *skb,
@@ -197,6 +222,9 @@ static bool pacer_rule_match_rest(const struct pacer_rule *r,
 {
 	u16 port;
 
+	if ((r->match & (PACER_MATCH_SPORT | PACER_MATCH_DPORT)) &&
+	    !pacer_keys_have_ports(skb, keys))
+		return false;
 	if (r->match & PACER_MATCH_SPORT) {
 		port = ntohs(keys->ports.src);
 		if (port < r->sport_min || port > r->sport_max)
