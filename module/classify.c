@@ -153,8 +153,16 @@ static bool pacer_packet_key(const struct pacer_shape *sh,
 			pacer_prefix(&k->dst, keys, false, sh->family,
 				     sh->dst_plen);
 	}
-	if (sh->match & PACER_MATCH_PROTO)
+	if (sh->match & PACER_MATCH_PROTO) {
+		/*
+		 * Where the dissector found no IP header it leaves ip_proto
+		 * 0, which is a protocol number too (IPv6 hop-by-hop).
+		 */
+		if (keys->control.addr_type != FLOW_DISSECTOR_KEY_IPV4_ADDRS &&
+		    keys->control.addr_type != FLOW_DISSECTOR_KEY_IPV6_ADDRS)
+			return false;
 		k->proto = keys->basic.ip_proto;
+	}
 	return true;
 }
 
