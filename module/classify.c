@@ -35,6 +35,7 @@
 
 #include "classify.h"
 #include "pacer.h"
+#include "testing.h"
 
 /* Criteria that are part of a shape's hash key; the rest are checked after. */
 #define PACER_MATCH_KEY	(PACER_MATCH_FAMILY | PACER_MATCH_SRC | \
@@ -321,6 +322,7 @@ struct pacer_class *pacer_classify(struct pacer_dev *pd,
 	}
 	return pd->default_class;
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_classify);
 
 /* The flow hash of a packet that is not IPv4: its tuple takes 48 bytes. */
 static u32 pacer_flow_hash_wide(const struct pacer_dev *pd,
@@ -403,6 +405,7 @@ struct pacer_rules *pacer_rules_create(void)
 	rules->seed = get_random_u32();
 	return rules;
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_rules_create);
 
 /**
  * pacer_rule_alloc() - a rule with no criteria and its counter
@@ -424,6 +427,7 @@ struct pacer_rule *pacer_rule_alloc(void)
 	}
 	return rule;
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_rule_alloc);
 
 static void pacer_rule_free_rcu(struct rcu_head *head)
 {
@@ -443,6 +447,7 @@ void pacer_rule_free(struct pacer_rule *rule)
 {
 	call_rcu(&rule->rcu, pacer_rule_free_rcu);
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_rule_free);
 
 /**
  * pacer_rule_matches() - packets a rule classified
@@ -706,6 +711,7 @@ err_entry:
 	kfree(e);
 	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_rules_insert);
 
 /**
  * pacer_rules_remove() - take a rule out of the device's rules
@@ -732,6 +738,7 @@ struct pacer_rule *pacer_rules_remove(struct pacer_rules *rules, u32 pref)
 	pacer_rules_changed(rules);
 	return rule;
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_rules_remove);
 
 /**
  * pacer_rules_destroy() - free a device's rules
@@ -753,3 +760,4 @@ void pacer_rules_destroy(struct pacer_rules *rules)
 		pacer_shape_free(sh);
 	kfree_rcu(rules, rcu);
 }
+EXPORT_SYMBOL_IF_KUNIT(pacer_rules_destroy);

@@ -3,9 +3,9 @@
 #
 # pacer's KUnit suite (module/tests/kunit.c): the token bucket, the
 # once-per-episode signal, the limit's victim, the sojourn histogram, the
-# charge of a GSO packet, ECN marking and pacer's own header parsing
-# (against the flow dissector's keys), at their extremes (rates from
-# 1 kbit/s to 10 tbit/s, counters at and
+# charge of a GSO packet, ECN marking, pacer's own header parsing
+# (against the flow dissector's keys) and classification by rules, at
+# their extremes (rates from 1 kbit/s to 10 tbit/s, counters at and
 # past 2^32, QinQ, MPLS, PPPoE and truncated frames).  pacer_kunit.ko is
 # built only for kernels with CONFIG_KUNIT (the debug kernel); loading it
 # runs the suites.  Each suite's results (debugfs) must list every one of
@@ -16,7 +16,7 @@
 
 require modprobe rmmod
 # suite:cases, as module/tests/kunit.c declares them.
-SUITES="pacer_bucket:3 pacer_signal:6 pacer_queue:1 pacer_hist:1 pacer_charge:1 pacer_ecn:5 pacer_parse:1"
+SUITES="pacer_bucket:3 pacer_signal:6 pacer_queue:1 pacer_hist:1 pacer_charge:1 pacer_ecn:5 pacer_parse:1 pacer_classify:3"
 
 modinfo pacer_kunit >/dev/null 2>&1 ||
 	skip "this kernel has no KUnit: pacer_kunit.ko is built only where CONFIG_KUNIT is set (the debug kernel)"

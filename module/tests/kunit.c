@@ -31,6 +31,9 @@
  * - pacer_ecn: CE marking on Ethernet, QinQ as the core leaves it at
  *   ingress (outer tag in vlan_tci, network header on the inner tag), L3
  *   devices, IPv6, and frames it must leave byte for byte alone.
+ * - pacer_classify: the first rule by pref wins across shapes and within
+ *   a bucket, through deletions and table growth; port and protocol
+ *   criteria match only packets that have ports and an IP header.
  */
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
@@ -47,6 +50,7 @@
 #include <net/inet_ecn.h>
 #include <net/ip.h>
 
+#include "../classify.h"
 #include "../compat.h"
 #include "../ecn.h"
 #include "../pacer.h"
@@ -1254,6 +1258,226 @@ static void pacer_parse_as_dissector(struct kunit *test)
 	kfree_skb(skb);
 }
 
+/* ---- classification ---------------------------------------------------- */
+
+#define PACER_TEST_CLASSES	4
+
+/*
+ * A device with rules and nothing else: pacer_classify() only compares
+ * the classes' addresses, so they need not be real classes.
+ */
+struct pacer_test_rules {
+	struct pacer_dev *pd;
+	struct pacer_class *cl;
+};
+
+static void pacer_test_rules_init(struct kunit *test, struct pacer_test_rules *t)
+{
+	t->pd = kunit_kzalloc(test, sizeof(*t->pd), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->pd);
+	t->cl = kunit_kcalloc(test, PACER_TEST_CLASSES, sizeof(*t->cl),
+			      GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->cl);
+	xa_init(&t->pd->classes);
+	t->pd->default_class = &t->cl[0];
+	t->pd->rules = pacer_rules_create();
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t->pd->rules);
+}
+
+static void pacer_test_rules_exit(struct pacer_test_rules *t)
+{
+	pacer_rules_destroy(t->pd->rules);
+	xa_destroy(&t->pd->classes);
+}
+
+/* Add a rule like @tmpl, to class @cl. */
+static void pacer_test_rule_add(struct kunit *test, struct pacer_test_rules *t,
+				const struct pacer_rule *tmpl, int cl)
+{
+	struct pacer_rule *r = pacer_rule_alloc();
+	u64 __percpu *matches;
+	int err;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r);
+	matches = r->matches;
+	*r = *tmpl;
+	r->matches = matches;
+	r->class_id = cl;
+	r->class = &t->cl[cl];
+	rtnl_lock();
+	err = pacer_rules_insert(t->pd->rules, r, NULL);
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ_MSG(test, err, 0, "pref %u", tmpl->pref);
+}
+
+static void pacer_test_rule_del(struct kunit *test, struct pacer_test_rules *t,
+				u32 pref)
+{
+	struct pacer_rule *r;
+
+	rtnl_lock();
+	r = pacer_rules_remove(t->pd->rules, pref);
+	rtnl_unlock();
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r);
+	pacer_rule_free(r);
+}
+
+/* The index of the class a packet of @kind goes to. */
+static int pacer_test_classify(struct kunit *test, struct pacer_test_rules *t,
+			       enum pacer_parse_kind kind)
+{
+	struct pacer_ecn_ctx *ctx = test->priv;
+	struct pacer_class *cl;
+	struct flow_keys keys;
+	struct sk_buff *skb;
+
+	skb = pacer_parse_skb(test, ctx->ether, kind);
+	pacer_parse(skb, &keys);
+	rcu_read_lock();
+	cl = pacer_classify(t->pd, skb, &keys);
+	rcu_read_unlock();
+	kfree_skb(skb);
+	return cl - t->cl;
+}
+
+#define PACER_TEST_V4(a, b, c, d) \
+	((struct in6_addr){ .s6_addr = { a, b, c, d } })
+
+/*
+ * A port criterion matches only packets that carry ports: fragments,
+ * ICMP, ARP and a UDP header cut short have none, even for 0-65535.  A
+ * protocol criterion needs an IP header: ARP is not protocol 0.
+ */
+static void pacer_classify_ports(struct kunit *test)
+{
+	struct pacer_test_rules t;
+
+	pacer_test_rules_init(test, &t);
+	pacer_test_rule_add(test, &t, &(struct pacer_rule){
+		.pref = 1, .match = PACER_MATCH_DPORT,
+		.dport_min = 0, .dport_max = 65535 }, 1);
+	pacer_test_rule_add(test, &t, &(struct pacer_rule){
+		.pref = 2, .match = PACER_MATCH_SPORT,
+		.sport_min = 0, .sport_max = 0 }, 2);
+	pacer_test_rule_add(test, &t, &(struct pacer_rule){
+		.pref = 3, .match = PACER_MATCH_FAMILY, .family = AF_INET }, 2);
+	pacer_test_rule_add(test, &t, &(struct pacer_rule){
+		.pref = 4, .match = PACER_MATCH_PROTO, .proto = 0 }, 3);
+
+	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_UDP4), 1);
+	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_TCP6), 1);
+	KUNIT_EXPECT_EQ(test,
+			pacer_test_classify(test, &t, PACER_PARSE_FIRST_FRAG), 2);
+	KUNIT_EXPECT_EQ(test,
+			pacer_test_classify(test, &t, PACER_PARSE_LATER_FRAG), 2);
+	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_ICMP4), 2);
+	KUNIT_EXPECT_EQ(test,
+			pacer_test_classify(test, &t, PACER_PARSE_NO_PORTS), 2);
+	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_ARP), 0);
+	pacer_test_rules_exit(&t);
+}
+
+/*
+ * The first rule by pref wins: across shapes, past a rule of the same
+ * key whose ports do not match, and when rules go (a shape's lowest pref
+ * is only a bound then).
+ */
+static void pacer_classify_first_match(struct kunit *test)
+{
+	const struct pacer_rule dst32 = {
+		.match = PACER_MATCH_FAMILY | PACER_MATCH_DST,
+		.family = AF_INET, .dst_plen = 32,
+		.dst = PACER_TEST_V4(10, 0, 0, 2),
+	};
+	struct pacer_test_rules t;
+	struct pacer_rule r;
+
+	pacer_test_rules_init(test, &t);
+	r = dst32;
+	r.pref = 50;
+	pacer_test_rule_add(test, &t, &r, 1);
+	r.pref = 40;
+	r.match |= PACER_MATCH_DPORT;
+	r.dport_min = 80;
+	r.dport_max = 80;
+	pacer_test_rule_add(test, &t, &r, 2);
+	pacer_test_rule_add(test, &t, &(struct pacer_rule){
+		.pref = 45,
+		.match = PACER_MATCH_FAMILY | PACER_MATCH_SRC |
+			 PACER_MATCH_PROTO,
+		.family = AF_INET, .src_plen = 8,
+		.src = PACER_TEST_V4(10, 0, 0, 0), .proto = IPPROTO_UDP }, 3);
+	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_UDP4), 3);
+
+	r.pref = 30;
+	r.dport_min = 5000;
+	r.dport_max = 5201;
+	pacer_test_rule_add(test, &t, &r, 2);
+	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_UDP4), 2);
+	pacer_test_rule_del(test, &t, 30);
+	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_UDP4), 3);
+	pacer_test_rule_del(test, &t, 45);
+	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_UDP4), 1);
+	pacer_test_rule_del(test, &t, 40);
+	pacer_test_rule_add(test, &t, &(struct pacer_rule){
+		.pref = 60, .match = PACER_MATCH_PROTO,
+		.proto = IPPROTO_UDP }, 3);
+	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_UDP4), 1);
+
+	/* A /0 prefix matches any address; the mark decides. */
+	pacer_test_rule_add(test, &t, &(struct pacer_rule){
+		.pref = 10,
+		.match = PACER_MATCH_FAMILY | PACER_MATCH_SRC |
+			 PACER_MATCH_MARK,
+		.family = AF_INET, .src_plen = 0, .mark = 1,
+		.mark_mask = 1 }, 3);
+	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_UDP4), 1);
+	pacer_test_rule_add(test, &t, &(struct pacer_rule){
+		.pref = 11,
+		.match = PACER_MATCH_FAMILY | PACER_MATCH_SRC |
+			 PACER_MATCH_MARK,
+		.family = AF_INET, .src_plen = 0, .mark = 0,
+		.mark_mask = 1 }, 2);
+	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_UDP4), 2);
+
+	/* IPv6 prefixes: only IPv6 packets. */
+	pacer_test_rule_add(test, &t, &(struct pacer_rule){
+		.pref = 5, .match = PACER_MATCH_FAMILY | PACER_MATCH_SRC,
+		.family = AF_INET6, .src_plen = 32,
+		.src.s6_addr32[0] = htonl(0x20010db8) }, 3);
+	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_TCP6), 3);
+	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_UDP4), 2);
+	pacer_test_rules_exit(&t);
+}
+
+/* A shape's table grows under its rules; lookups find the same rules. */
+static void pacer_classify_grow(struct kunit *test)
+{
+	struct pacer_test_rules t;
+	struct pacer_rule r = {
+		.match = PACER_MATCH_FAMILY | PACER_MATCH_DST,
+		.family = AF_INET, .dst_plen = 32,
+	};
+	int i;
+
+	pacer_test_rules_init(test, &t);
+	pacer_test_rule_add(test, &t, &(struct pacer_rule){
+		.pref = 1000, .match = PACER_MATCH_FAMILY,
+		.family = AF_INET }, 3);
+	for (i = 0; i < 100; i++) {
+		r.pref = 100 + i;
+		r.dst = PACER_TEST_V4(10, 0, i == 77 ? 0 : 1, i == 77 ? 2 : i);
+		pacer_test_rule_add(test, &t, &r, i == 77 ? 2 : 1);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    pacer_test_classify(test, &t,
+							PACER_PARSE_UDP4),
+				    i < 77 ? 3 : 2, "after %d rules", i + 1);
+	}
+	pacer_test_rule_del(test, &t, 177);
+	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_UDP4), 3);
+	pacer_test_rules_exit(&t);
+}
+
 static struct kunit_case pacer_bucket_cases[] = {
 	KUNIT_CASE(pacer_bucket_conversions),
 	KUNIT_CASE(pacer_bucket_tokens),
@@ -1300,6 +1524,13 @@ static struct kunit_case pacer_parse_cases[] = {
 	{}
 };
 
+static struct kunit_case pacer_classify_cases[] = {
+	KUNIT_CASE(pacer_classify_ports),
+	KUNIT_CASE(pacer_classify_first_match),
+	KUNIT_CASE(pacer_classify_grow),
+	{}
+};
+
 static struct kunit_suite pacer_bucket_suite = {
 	.name = "pacer_bucket",
 	.test_cases = pacer_bucket_cases,
@@ -1339,9 +1570,16 @@ static struct kunit_suite pacer_parse_suite = {
 	.test_cases = pacer_parse_cases,
 };
 
+static struct kunit_suite pacer_classify_suite = {
+	.name = "pacer_classify",
+	.init = pacer_ecn_init,
+	.exit = pacer_ecn_exit,
+	.test_cases = pacer_classify_cases,
+};
+
 kunit_test_suites(&pacer_bucket_suite, &pacer_signal_suite,
 		  &pacer_queue_suite, &pacer_hist_suite, &pacer_charge_suite,
-		  &pacer_ecn_suite, &pacer_parse_suite);
+		  &pacer_ecn_suite, &pacer_parse_suite, &pacer_classify_suite);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("KUnit tests of pacer's arithmetic and header handling");
