@@ -10,6 +10,11 @@
  * header, then up to PACER_VLAN_DEPTH 802.1Q/802.1ad tags, then IPv4 or
  * IPv6 with its version checked.  Anything else - MPLS, PPPoE, other
  * link layers, truncated headers - is left exactly as it came.
+ *
+ * A GSO packet's segments carry copies of its IP header, so one mark
+ * reaches them all - but for GRO's fraglist packets, whose segments are
+ * the packets GRO chained, each with its own IP header: those are marked
+ * one by one.
  */
 #include <linux/if_arp.h>
 #include <linux/if_ether.h>
@@ -130,6 +135,62 @@ enum pacer_ecn_result pacer_ecn_peek(const struct sk_buff *skb)
 }
 EXPORT_SYMBOL_IF_KUNIT(pacer_ecn_peek);
 
+/* A GSO packet whose segments are its frag_list members (GRO's fraglist). */
+static bool pacer_ecn_fraglist(const struct sk_buff *skb)
+{
+	return skb_is_gso(skb) && skb_has_frag_list(skb) &&
+	       (skb_shinfo(skb)->gso_type & SKB_GSO_FRAGLIST);
+}
+
+/*
+ * Mark the members of a fraglist GSO packet (GRO with rx-gro-list, and
+ * forwarded): skb_segment_list() makes each member a segment with the IP
+ * header it arrived with, and copies only the link-layer header from the
+ * head, so the head's mark alone would reach one segment of up to 64.  A
+ * member the head shares with a clone is replaced by a copy of its own.
+ * @skb is unshared.  A member that cannot be made writable (no memory)
+ * ends the walk: the head, and the members before it, carry the mark.
+ */
+static void pacer_ecn_mark_members(struct sk_buff *skb, __be16 proto)
+{
+	struct sk_buff **link = &skb_shinfo(skb)->frag_list;
+	struct sk_buff *m, *n;
+	unsigned char *nh;
+
+	for (; (m = *link); link = &m->next) {
+		if (skb_shared(m)) {
+			n = skb_copy(m, GFP_ATOMIC);
+			if (!n)
+				return;
+			n->next = m->next;
+			*link = n;
+			skb->truesize += n->truesize;
+			skb->truesize -= m->truesize;
+			consume_skb(m);
+			m = n;
+		} else if (skb_unclone(m, GFP_ATOMIC)) {
+			return;
+		}
+		/* GRO pulled the member's headers into its linear area. */
+		nh = skb_network_header(m);
+		if (proto == htons(ETH_P_IP)) {
+			struct iphdr *iph = (struct iphdr *)nh;
+
+			if (nh + sizeof(*iph) <= skb_tail_pointer(m) &&
+			    iph->version == 4)
+				IP_ECN_set_ce(iph);
+		} else {
+			struct ipv6hdr *ip6h = (struct ipv6hdr *)nh;
+
+			/* Its checksum state is the head's once segmented. */
+			if (nh + sizeof(*ip6h) <= skb_tail_pointer(m) &&
+			    ip6h->version == 6 &&
+			    pacer_ecn_capable(ipv6_get_dsfield(ip6h)))
+				ipv6_change_dsfield(ip6h, 0xff, INET_ECN_CE);
+		}
+	}
+}
+
 /**
  * pacer_ecn_mark() - mark a packet CE if it is ECN-capable
  * @skb: the packet, data at its link-layer header, skb->dev the device it
@@ -143,6 +204,7 @@ EXPORT_SYMBOL_IF_KUNIT(pacer_ecn_peek);
  */
 enum pacer_ecn_result pacer_ecn_mark(struct sk_buff *skb)
 {
+	bool fraglist;
 	__be16 proto;
 	u8 dsfield;
 	int off;
@@ -151,20 +213,26 @@ enum pacer_ecn_result pacer_ecn_mark(struct sk_buff *skb)
 		return PACER_ECN_UNPARSED;
 	if (!pacer_ecn_capable(dsfield))
 		return PACER_ECN_NOT_ECT;
-	if (INET_ECN_is_ce(dsfield))
+	fraglist = pacer_ecn_fraglist(skb);
+	if (INET_ECN_is_ce(dsfield) && !fraglist)
 		return PACER_ECN_MARKED;
+	/* Its frag_list is relinked if a member is shared: no clone may see. */
+	if (fraglist && skb_unclone(skb, GFP_ATOMIC))
+		return PACER_ECN_UNPARSED;
 
 	if (proto == htons(ETH_P_IP)) {
 		if (skb_ensure_writable(skb, off + sizeof(struct iphdr)))
 			return PACER_ECN_UNPARSED;
 		/* Adjusts the header checksum: CHECKSUM_COMPLETE stays valid. */
 		IP_ECN_set_ce((struct iphdr *)(skb->data + off));
-		return PACER_ECN_MARKED;
+	} else {
+		if (skb_ensure_writable(skb, off + sizeof(struct ipv6hdr)))
+			return PACER_ECN_UNPARSED;
+		/* Also corrects skb->csum for CHECKSUM_COMPLETE. */
+		IP6_ECN_set_ce(skb, (struct ipv6hdr *)(skb->data + off));
 	}
-	if (skb_ensure_writable(skb, off + sizeof(struct ipv6hdr)))
-		return PACER_ECN_UNPARSED;
-	/* Also corrects skb->csum for CHECKSUM_COMPLETE. */
-	IP6_ECN_set_ce(skb, (struct ipv6hdr *)(skb->data + off));
+	if (fraglist)
+		pacer_ecn_mark_members(skb, proto);
 	return PACER_ECN_MARKED;
 }
 EXPORT_SYMBOL_IF_KUNIT(pacer_ecn_mark);

@@ -30,7 +30,8 @@
  *   its metadata is absurd (1-byte gso_size, a header past 256 bytes).
  * - pacer_ecn: CE marking on Ethernet, QinQ as the core leaves it at
  *   ingress (outer tag in vlan_tci, network header on the inner tag), L3
- *   devices, IPv6, and frames it must leave byte for byte alone.
+ *   devices, IPv6, every segment of a fraglist GSO packet (not a clone's),
+ *   and frames it must leave byte for byte alone.
  * - pacer_classify: the first rule by pref wins across shapes and within
  *   a bucket, through deletions and table growth; port and protocol
  *   criteria match only packets that have ports and an IP header.
@@ -1010,6 +1011,80 @@ static void pacer_ecn_l3_device(struct kunit *test)
 	kfree_skb(skb);
 }
 
+/*
+ * A packet GRO chained as a fraglist (rx-gro-list): its head, Ethernet and
+ * IPv4 with @tos, and one member holding the next segment's IPv4 header
+ * with @tos, its data pulled past its headers as GRO leaves it.
+ */
+static struct sk_buff *pacer_test_fraglist(struct kunit *test,
+					   struct net_device *dev, u8 tos)
+{
+	struct sk_buff *skb = pacer_test_skb(test), *m = pacer_test_skb(test);
+
+	pacer_put_eth(skb, htons(ETH_P_IP));
+	pacer_put_ipv4(skb, tos);
+	skb->dev = dev;
+	skb_reset_mac_header(skb);
+	skb_set_network_header(skb, ETH_HLEN);
+
+	skb_reset_network_header(m);
+	pacer_put_ipv4(m, tos);
+	skb_pull(m, sizeof(struct iphdr));
+
+	skb_shinfo(skb)->frag_list = m;
+	skb->data_len += m->len;
+	skb->len += m->len;
+	skb->truesize += m->truesize;
+	skb_shinfo(skb)->gso_size = 64;
+	skb_shinfo(skb)->gso_segs = 2;
+	skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4 | SKB_GSO_FRAGLIST;
+	return skb;
+}
+
+/* The IPv4 header of @skb's first frag_list member. */
+static struct iphdr *pacer_test_member_iph(struct sk_buff *skb)
+{
+	return (struct iphdr *)skb_network_header(skb_shinfo(skb)->frag_list);
+}
+
+/*
+ * Every segment of a fraglist GSO packet carries the mark: each has its own
+ * IP header, which skb_segment_list() keeps.  A clone's members are the
+ * original's: the original's stay as they were.
+ */
+static void pacer_ecn_fraglist(struct kunit *test)
+{
+	struct pacer_ecn_ctx *ctx = test->priv;
+	struct sk_buff *skb, *clone;
+	struct iphdr *iph;
+
+	skb = pacer_test_fraglist(test, ctx->ether, INET_ECN_ECT_0);
+	KUNIT_EXPECT_EQ(test, (int)pacer_ecn_mark(skb), (int)PACER_ECN_MARKED);
+	iph = (struct iphdr *)(skb->data + ETH_HLEN);
+	KUNIT_EXPECT_EQ(test, iph->tos & INET_ECN_MASK, (int)INET_ECN_CE);
+	iph = pacer_test_member_iph(skb);
+	KUNIT_EXPECT_EQ(test, iph->tos & INET_ECN_MASK, (int)INET_ECN_CE);
+	KUNIT_EXPECT_EQ(test, (int)(__force u16)ip_fast_csum(iph, iph->ihl), 0);
+	kfree_skb(skb);
+
+	skb = pacer_test_fraglist(test, ctx->ether, INET_ECN_ECT_1);
+	clone = skb_clone(skb, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, clone);
+	KUNIT_EXPECT_EQ(test, (int)pacer_ecn_mark(clone),
+			(int)PACER_ECN_MARKED);
+	iph = pacer_test_member_iph(clone);
+	KUNIT_EXPECT_EQ(test, iph->tos & INET_ECN_MASK, (int)INET_ECN_CE);
+	KUNIT_EXPECT_EQ(test, (int)(__force u16)ip_fast_csum(iph, iph->ihl), 0);
+	KUNIT_EXPECT_PTR_NE(test, skb_shinfo(clone)->frag_list,
+			    skb_shinfo(skb)->frag_list);
+	iph = (struct iphdr *)(skb->data + ETH_HLEN);
+	KUNIT_EXPECT_EQ(test, iph->tos & INET_ECN_MASK, (int)INET_ECN_ECT_1);
+	iph = pacer_test_member_iph(skb);
+	KUNIT_EXPECT_EQ(test, iph->tos & INET_ECN_MASK, (int)INET_ECN_ECT_1);
+	kfree_skb(clone);
+	kfree_skb(skb);
+}
+
 /* Frames pacer does not understand: not one byte changes. */
 static void pacer_ecn_untouched(struct kunit *test)
 {
@@ -1515,6 +1590,7 @@ static struct kunit_case pacer_ecn_cases[] = {
 	KUNIT_CASE(pacer_ecn_qinq),
 	KUNIT_CASE(pacer_ecn_ipv6),
 	KUNIT_CASE(pacer_ecn_l3_device),
+	KUNIT_CASE(pacer_ecn_fraglist),
 	KUNIT_CASE(pacer_ecn_untouched),
 	{}
 };
