@@ -9,8 +9,8 @@
  *
  * - pacer_bucket: rate <-> time conversions from 1 kbit/s to 10 tbit/s and
  *   up to U32_MAX bytes; a bucket's tokens, what they pay for, its debt
- *   after a packet larger than the bucket, and idle times that would
- *   overflow a naive sum.
+ *   after a packet larger than the bucket, kept in bytes across a change
+ *   of rate, and idle times that would overflow a naive sum.
  * - pacer_signal: one signal per congestion episode: a standing queue is
  *   signalled once, then not again until the RTT and the sojourn have
  *   passed, and again only at the sojourn that was signalled, or twice
@@ -130,6 +130,25 @@ static void pacer_bucket_tokens(struct kunit *test)
 	t = pacer_bucket_ready(&b, 1514, now, false);
 	KUNIT_EXPECT_GE(test, t - now, pacer_len_to_ns(RATE_10MBIT, U32_MAX) -
 					pacer_len_to_ns(RATE_10MBIT, 1514));
+
+	/*
+	 * A change of rate keeps the debt in bytes: 10 Gbit/s repays what
+	 * 10 Mbit/s owed in a thousandth of the time.
+	 */
+	memset(&b, 0, sizeof(b));
+	pacer_bucket_config(&b, RATE_10MBIT, 1514, now);
+	pacer_bucket_charge(&b, 65536);
+	pacer_bucket_config(&b, 1000 * RATE_10MBIT, 1514, now);
+	t = pacer_bucket_ready(&b, 1514, now, false);
+	KUNIT_EXPECT_GE(test, t - now, pacer_len_to_ns(1000 * RATE_10MBIT,
+						       65536 - 1514));
+	KUNIT_EXPECT_LE(test, t - now, pacer_len_to_ns(1000 * RATE_10MBIT,
+						       65536 + 1514));
+	/* A full bucket stays full, however slow the new rate. */
+	memset(&b, 0, sizeof(b));
+	pacer_bucket_config(&b, RATE_10TBIT, SZ_1G, now);
+	pacer_bucket_config(&b, RATE_1KBIT, burst, now);
+	KUNIT_EXPECT_EQ(test, b.tokens, b.depth);
 
 	/* Idle for 2^62 ns (146 years): full again, no overflow. */
 	memset(&b, 0, sizeof(b));
