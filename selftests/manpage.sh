@@ -63,17 +63,21 @@ check_eq "the monitor's one event is a class added to pacer0" \
 	"$(jq -r '"\(.event) \(.ifname)"' <"$TMPD/event" | words)" "class new pacer0"
 keys <"$TMPD/event" >>"$TMPD/keys"
 
-# A deleted class's event, built before the class goes: the classes just
-# added are deleted in turn until the monitor has seen one.
+# A deleted class's event, built before the class goes: classes 100 on
+# are made first, then deleted in turn, ~2 s apart, until the monitor has
+# seen one (it joins the group some time after it starts).
+for del in $(seq 100 $((100 + MON_TRIES))); do
+	pc "$NS_B" class add dev pacer0 id "$del" rate 1mbit
+done
 bg timeout 60 ip netns exec "$NS_B" pacerctl -j monitor dev pacer0 count 1 \
 	>"$TMPD/del_event" 2>"$TMPD/del_event.err"
 mon=$BGPID
-del=3
+del=100
 while :; do
 	pc "$NS_B" class del dev pacer0 id "$del"
 	wait_for 2 not_running "$mon" >/dev/null && break
-	[ "$del" -lt "$id" ] ||
-		die "pacerctl monitor saw none of classes 3 to $del being deleted, ~2 s apart: $(cat "$TMPD/del_event.err")"
+	[ "$del" -lt $((100 + MON_TRIES)) ] ||
+		die "pacerctl monitor saw none of classes 100 to $del being deleted, ~2 s apart: $(cat "$TMPD/del_event.err")"
 	del=$((del + 1))
 done
 wait_exit "$mon" 5 || die "pacerctl monitor did not end"
