@@ -1478,10 +1478,41 @@ static void pacer_classify_ports(struct kunit *test)
  */
 static void pacer_classify_first_match(struct kunit *test)
 {
-	const struct pacer_rule dst32 = {
+	/* Static: on the stack, KASAN's redzones took the frame past 1 KiB. */
+	static const struct pacer_rule dst32 = {
 		.match = PACER_MATCH_FAMILY | PACER_MATCH_DST,
 		.family = AF_INET, .dst_plen = 32,
 		.dst = PACER_TEST_V4(10, 0, 0, 2),
+	};
+	static const struct pacer_rule udp_from_10_8 = {
+		.pref = 45,
+		.match = PACER_MATCH_FAMILY | PACER_MATCH_SRC |
+			 PACER_MATCH_PROTO,
+		.family = AF_INET, .src_plen = 8,
+		.src = PACER_TEST_V4(10, 0, 0, 0), .proto = IPPROTO_UDP
+	};
+	static const struct pacer_rule udp_any = {
+		.pref = 60, .match = PACER_MATCH_PROTO,
+		.proto = IPPROTO_UDP
+	};
+	static const struct pacer_rule mark_1 = {
+		.pref = 10,
+		.match = PACER_MATCH_FAMILY | PACER_MATCH_SRC |
+			 PACER_MATCH_MARK,
+		.family = AF_INET, .src_plen = 0, .mark = 1,
+		.mark_mask = 1
+	};
+	static const struct pacer_rule mark_0 = {
+		.pref = 11,
+		.match = PACER_MATCH_FAMILY | PACER_MATCH_SRC |
+			 PACER_MATCH_MARK,
+		.family = AF_INET, .src_plen = 0, .mark = 0,
+		.mark_mask = 1
+	};
+	static const struct pacer_rule v6_prefix = {
+		.pref = 5, .match = PACER_MATCH_FAMILY | PACER_MATCH_SRC,
+		.family = AF_INET6, .src_plen = 32,
+		.src.s6_addr32[0] = cpu_to_be32(0x20010db8)
 	};
 	struct pacer_test_rules t;
 	struct pacer_rule r;
@@ -1495,12 +1526,7 @@ static void pacer_classify_first_match(struct kunit *test)
 	r.dport_min = 80;
 	r.dport_max = 80;
 	pacer_test_rule_add(test, &t, &r, 2);
-	pacer_test_rule_add(test, &t, &(struct pacer_rule){
-		.pref = 45,
-		.match = PACER_MATCH_FAMILY | PACER_MATCH_SRC |
-			 PACER_MATCH_PROTO,
-		.family = AF_INET, .src_plen = 8,
-		.src = PACER_TEST_V4(10, 0, 0, 0), .proto = IPPROTO_UDP }, 3);
+	pacer_test_rule_add(test, &t, &udp_from_10_8, 3);
 	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_UDP4), 3);
 
 	r.pref = 30;
@@ -1513,32 +1539,17 @@ static void pacer_classify_first_match(struct kunit *test)
 	pacer_test_rule_del(test, &t, 45);
 	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_UDP4), 1);
 	pacer_test_rule_del(test, &t, 40);
-	pacer_test_rule_add(test, &t, &(struct pacer_rule){
-		.pref = 60, .match = PACER_MATCH_PROTO,
-		.proto = IPPROTO_UDP }, 3);
+	pacer_test_rule_add(test, &t, &udp_any, 3);
 	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_UDP4), 1);
 
 	/* A /0 prefix matches any address; the mark decides. */
-	pacer_test_rule_add(test, &t, &(struct pacer_rule){
-		.pref = 10,
-		.match = PACER_MATCH_FAMILY | PACER_MATCH_SRC |
-			 PACER_MATCH_MARK,
-		.family = AF_INET, .src_plen = 0, .mark = 1,
-		.mark_mask = 1 }, 3);
+	pacer_test_rule_add(test, &t, &mark_1, 3);
 	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_UDP4), 1);
-	pacer_test_rule_add(test, &t, &(struct pacer_rule){
-		.pref = 11,
-		.match = PACER_MATCH_FAMILY | PACER_MATCH_SRC |
-			 PACER_MATCH_MARK,
-		.family = AF_INET, .src_plen = 0, .mark = 0,
-		.mark_mask = 1 }, 2);
+	pacer_test_rule_add(test, &t, &mark_0, 2);
 	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_UDP4), 2);
 
 	/* IPv6 prefixes: only IPv6 packets. */
-	pacer_test_rule_add(test, &t, &(struct pacer_rule){
-		.pref = 5, .match = PACER_MATCH_FAMILY | PACER_MATCH_SRC,
-		.family = AF_INET6, .src_plen = 32,
-		.src.s6_addr32[0] = htonl(0x20010db8) }, 3);
+	pacer_test_rule_add(test, &t, &v6_prefix, 3);
 	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_TCP6), 3);
 	KUNIT_EXPECT_EQ(test, pacer_test_classify(test, &t, PACER_PARSE_UDP4), 2);
 	pacer_test_rules_exit(&t);
