@@ -10,16 +10,8 @@
 #include <string.h>
 
 #include "pacerctl.h"
+#include "tap.h"
 
-static int tests, failed;
-
-static void ok(int cond, const char *what)
-{
-	tests++;
-	if (!cond)
-		failed++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", tests, what);
-}
 
 /* The options as main() sets them from @args: "-j", "-p", or a FMT of -o. */
 static int apply(struct pacer_opts *opts, const char *const *args)
@@ -88,7 +80,5 @@ int main(void)
 	   "-j -o yaml: -EINVAL, -j's JSON unchanged");
 	ok(apply(&opts, ARGS("JSON")) == -EINVAL, "-o JSON: -EINVAL");
 
-	printf("1..%d\n", tests);
-	printf("%d passed, %d failed\n", tests - failed, failed);
-	return failed ? 1 : 0;
+	return tap_done("");
 }

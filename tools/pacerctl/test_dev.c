@@ -14,16 +14,8 @@
 #include <netlink/genl/genl.h>
 
 #include "objects.h"
+#include "tap.h"
 
-static int tests, failed;
-
-static void ok(int cond, const char *what)
-{
-	tests++;
-	if (!cond)
-		failed++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", tests, what);
-}
 
 /* CPU @cpu's figures in the replies built here. */
 static uint64_t rx_of(int cpu)
@@ -192,7 +184,5 @@ int main(void)
 	ok(!dev.cpu, "... and what was decoded is freed");
 	nlmsg_free(msg);
 
-	printf("1..%d\n", tests);
-	printf("%d passed, %d failed\n", tests - failed, failed);
-	return failed ? 1 : 0;
+	return tap_done("");
 }

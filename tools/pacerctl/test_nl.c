@@ -19,19 +19,11 @@
 #include <netlink/msg.h>
 
 #include "nl.h"
+#include "tap.h"
 
 /* Longer than monitor.c's first buffer and than a few pages of libnl's. */
 #define BIG_LEN 200000
 
-static int tests, failed;
-
-static void ok(int cond, const char *what)
-{
-	tests++;
-	if (!cond)
-		failed++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", tests, what);
-}
 
 /* The message of @len bytes with @seq: a header, then bytes from @seq. */
 static void fill(char *buf, size_t len, uint32_t seq)
@@ -210,7 +202,5 @@ int main(void)
 
 	close(fd);
 	pnl_close(&nl);
-	printf("1..%d\n", tests);
-	printf("%d passed, %d failed\n", tests - failed, failed);
-	return failed ? 1 : 0;
+	return tap_done("");
 }

@@ -18,16 +18,8 @@
 
 #include "objects.h"
 #include "prometheus.h"
+#include "tap.h"
 
-static int tests, failed;
-
-static void ok(int cond, const char *what)
-{
-	tests++;
-	if (!cond)
-		failed++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", tests, what);
-}
 
 /* @text holds @line as a whole line. */
 static int has_line(const char *text, const char *line)
@@ -259,9 +251,9 @@ int main(int argc, char **argv)
 	rc = run_promtool(path, tool_out, sizeof(tool_out));
 	if (rc < 0 && !(getenv("PACER_REQUIRE_PROMTOOL") &&
 			!strcmp(getenv("PACER_REQUIRE_PROMTOOL"), "1"))) {
-		tests++;
+		tap_tests++;
 		printf("ok %d - promtool check metrics # SKIP promtool not found\n",
-		       tests);
+		       tap_tests);
 	} else {
 		char *l;
 
@@ -272,7 +264,5 @@ int main(int argc, char **argv)
 	}
 	unlink(path);
 	free(text);
-	printf("1..%d\n", tests);
-	printf("# %d passed, %d failed\n", tests - failed, failed);
-	return failed ? 1 : 0;
+	return tap_done("# ");
 }
