@@ -52,7 +52,8 @@ bool pacer_reinject_prepare(struct net_device *pacer, struct sk_buff *skb)
 
 	/* Skip tc and netfilter egress so the packet is not redirected again. */
 	skb->redirected = 0;
-#ifdef CONFIG_NET_CLS_ACT
+	/* The bit is CONFIG_NET_XGRESS's from 6.6 on, which BPF alone selects. */
+#if defined(CONFIG_NET_CLS_ACT) || defined(CONFIG_NET_XGRESS)
 	skb->tc_skip_classify = 1;
 #endif
 	nf_skip_egress(skb, true);
