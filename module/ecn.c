@@ -182,11 +182,10 @@ static void pacer_ecn_mark_members(struct sk_buff *skb, __be16 proto)
 		} else {
 			struct ipv6hdr *ip6h = (struct ipv6hdr *)nh;
 
-			/* Its checksum state is the head's once segmented. */
+			/* As the head: the helper leaves Not-ECT alone. */
 			if (nh + sizeof(*ip6h) <= skb_tail_pointer(m) &&
-			    ip6h->version == 6 &&
-			    pacer_ecn_capable(ipv6_get_dsfield(ip6h)))
-				ipv6_change_dsfield(ip6h, 0xff, INET_ECN_CE);
+			    ip6h->version == 6)
+				IP6_ECN_set_ce(m, ip6h);
 		}
 	}
 }
