@@ -22,6 +22,13 @@
  */
 #define PACER_BUCKET_LATE_MAX_NS	(50 * NSEC_PER_MSEC)
 
+/*
+ * Up to this many bytes a charge is exact (pacer_bucket_charge()): their
+ * bit-nanoseconds, 1.7e19, plus a carry below the highest rate, 1e13,
+ * still fit in 64 bits.  No packet or claim comes near it.
+ */
+#define PACER_BUCKET_EXACT_LEN_MAX	BIT(31)
+
 /**
  * pacer_len_to_ns() - time to send @len bytes at @rate
  * @rate: bits per second, not 0
@@ -99,6 +106,7 @@ void pacer_bucket_config(struct pacer_bucket *b, u64 rate, u32 burst, u64 now)
 	u64 old_rate = b->rate;
 
 	b->rate = rate;
+	b->carry = 0;
 	WRITE_ONCE(b->due, 0);
 	if (!rate)
 		return;
@@ -211,11 +219,27 @@ EXPORT_SYMBOL_IF_KUNIT(pacer_bucket_avail);
  * pacer_bucket_charge() - take a packet's tokens after it was let go
  * @b: the bucket, brought up to date by pacer_bucket_ready()
  * @len: bytes the packet is charged
+ *
+ * Exactly what @len bytes take at the bucket's rate, whole nanoseconds
+ * now and the fraction with a later packet: rounded up per packet, a
+ * 64-byte frame (5.12 ns at 100 Gbit/s) would be charged 6 ns, and a
+ * bucket charged frame by frame (a ceiling) would run 15 % slow.
+ * pacer_bucket_ready() still rounds up what a packet needs, so none
+ * leaves early.
  */
 void pacer_bucket_charge(struct pacer_bucket *b, u32 len)
 {
-	if (b->rate)
-		WRITE_ONCE(b->tokens,
-			   b->tokens - pacer_len_to_ns(b->rate, len));
+	u64 ns;
+
+	if (!b->rate)
+		return;
+	if (len < PACER_BUCKET_EXACT_LEN_MAX) {
+		ns = div64_u64_rem((u64)len * BITS_PER_BYTE * NSEC_PER_SEC +
+				   b->carry, b->rate, &b->carry);
+	} else {
+		ns = pacer_len_to_ns(b->rate, len);
+		b->carry = 0;
+	}
+	WRITE_ONCE(b->tokens, b->tokens - ns);
 }
 EXPORT_SYMBOL_IF_KUNIT(pacer_bucket_charge);

@@ -19,6 +19,8 @@
  * @due: when the packet last told to wait may leave (ktime ns), 0 if none
  *	was told since: from then on, tokens past @depth are what the
  *	releasing CPU's lateness cost the queue, and are kept
+ * @carry: what the packets charged so far took short of a whole ns, in
+ *	bit-nanoseconds (less than @rate): charged with the next one
  */
 struct pacer_bucket {
 	u64 rate;
@@ -26,6 +28,7 @@ struct pacer_bucket {
 	s64 tokens;
 	u64 t_c;
 	u64 due;
+	u64 carry;
 };
 
 u64 pacer_len_to_ns(u64 rate, u32 len);

@@ -115,9 +115,10 @@ static void pacer_bucket_tokens(struct kunit *test)
 	/* A new bucket is full: a burst's worth leaves at once. */
 	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, burst, now, false), now);
 	pacer_bucket_charge(&b, burst);
-	/* Then one frame waits exactly its transmission time. */
+	/* Then one frame waits its transmission time, 1211.2 us, to the ns. */
 	t = pacer_bucket_ready(&b, 1514, now, false);
-	KUNIT_EXPECT_EQ(test, t - now, pacer_len_to_ns(RATE_10MBIT, 1514));
+	KUNIT_EXPECT_GE(test, t - now, 1211200ULL);
+	KUNIT_EXPECT_LE(test, t - now, pacer_len_to_ns(RATE_10MBIT, 1514));
 
 	/* A packet larger than the bucket needs a full bucket, not more. */
 	memset(&b, 0, sizeof(b));
@@ -180,6 +181,46 @@ static void pacer_bucket_tokens(struct kunit *test)
 }
 
 /*
+ * Charged packet by packet, a bucket takes exactly what the packets take
+ * at its rate: rounded up per packet, 64-byte frames at 100 Gbit/s
+ * (5.12 ns) cost 6 ns each, and a ceiling charged frame by frame ran
+ * 15 % below its rate.
+ */
+static void pacer_bucket_exact(struct kunit *test)
+{
+	struct pacer_bucket b = {};
+	u64 now = 1000 * NSEC_PER_SEC;
+	s64 start;
+	int i;
+
+	pacer_bucket_config(&b, 100000000000ULL, SZ_1G, now);
+	start = b.tokens;
+	for (i = 0; i < 1000000; i++)
+		pacer_bucket_charge(&b, 64);
+	KUNIT_EXPECT_EQ(test, start - b.tokens, 5120000LL);
+
+	/* 1514 bytes at 1 Gbit/s take 12112 ns, not the 12113 of a need. */
+	pacer_bucket_config(&b, 1000000000ULL, SZ_1G, now);
+	start = b.tokens;
+	for (i = 0; i < 1000; i++)
+		pacer_bucket_charge(&b, 1514);
+	KUNIT_EXPECT_EQ(test, start - b.tokens, 12112000LL);
+
+	/* A rate that divides nothing: three bytes at 3 Mbit/s, 8 us. */
+	pacer_bucket_config(&b, 3000000ULL, SZ_1G, now);
+	start = b.tokens;
+	for (i = 0; i < 3; i++)
+		pacer_bucket_charge(&b, 1);
+	KUNIT_EXPECT_EQ(test, start - b.tokens, 8000LL);
+
+	/* Past the exact range, a charge is rounded up and never short. */
+	start = b.tokens;
+	pacer_bucket_charge(&b, U32_MAX);
+	KUNIT_EXPECT_EQ(test, start - b.tokens,
+			(s64)pacer_len_to_ns(3000000ULL, U32_MAX));
+}
+
+/*
  * A queue released late keeps the tokens of its delay past the depth, up
  * to 50 ms past it; an idle class, or a packet that just arrived, does
  * not.
@@ -195,7 +236,8 @@ static void pacer_bucket_late(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, pacer_bucket_owes(&b));
 	pacer_bucket_charge(&b, burst);
 	due = pacer_bucket_ready(&b, 1514, now, false);
-	KUNIT_EXPECT_EQ(test, due - now, frame_ns);
+	KUNIT_EXPECT_GE(test, due - now, frame_ns - 1);
+	KUNIT_EXPECT_LE(test, due - now, frame_ns);
 	/* A packet was told to wait: going idle has that to forget. */
 	KUNIT_EXPECT_TRUE(test, pacer_bucket_owes(&b));
 
@@ -208,7 +250,8 @@ static void pacer_bucket_late(struct kunit *test)
 	pacer_bucket_charge(&b, 1514);
 	KUNIT_EXPECT_EQ(test, pacer_bucket_ready(&b, 1514, now + 1, false),
 			now + 1);
-	KUNIT_EXPECT_EQ(test, b.tokens, (s64)(20 * NSEC_PER_MSEC));
+	/* (The frame is charged 1211200 ns, 1 ns less than it needed.) */
+	KUNIT_EXPECT_EQ(test, b.tokens, (s64)(20 * NSEC_PER_MSEC) + 1);
 	KUNIT_EXPECT_TRUE(test, pacer_bucket_owes(&b));
 	/* Gone once the class is idle. */
 	pacer_bucket_idle(&b);
@@ -1587,6 +1630,7 @@ static struct kunit_case pacer_bucket_cases[] = {
 	KUNIT_CASE(pacer_bucket_conversions),
 	KUNIT_CASE(pacer_bucket_tokens),
 	KUNIT_CASE(pacer_bucket_late),
+	KUNIT_CASE(pacer_bucket_exact),
 	{}
 };
 
