@@ -455,6 +455,13 @@ int main(void)
 	formats(format_time, "time", 1000000000, "1s");
 	formats(format_time, "time", 999, "999ns");
 	formats(format_time, "time", 3600000000000ULL, "3600s");
+	/* what rounds to 1000 of a unit is in the next one, not "1e+03" */
+	formats(format_time, "time", 999499, "999us");
+	formats(format_time, "time", 999500, "1ms");
+	formats(format_time, "time", 999600000, "1s");
+	formats(format_time, "time", 999999999, "1s");
+	formats(format_time, "time", 999499999999ULL, "999s");
+	formats(format_time, "time", 999700000000ULL, "1000s");
 
 	test_parse();
 

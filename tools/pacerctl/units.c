@@ -300,18 +300,21 @@ char *format_size(char *buf, size_t len, uint64_t bytes)
  * @len: its size
  * @ns: the time in nanoseconds
  *
- * Three significant digits in the largest unit that is at least 1, whole
- * seconds from 1000 s up.
+ * Three significant digits in the largest unit that is at least 1 once
+ * rounded to them, whole seconds (rounded) from 999.5 s up.  A time that
+ * rounds to 1000 of a unit is written in the next one: "%.3g" would write
+ * 999.5ms as "1e+03ms", which parse_time() refuses.
  *
  * Return: @buf.
  */
 char *format_time(char *buf, size_t len, uint64_t ns)
 {
-	if (ns >= 1000 * NS_PER_S)
-		snprintf(buf, len, "%" PRIu64 "s", ns / NS_PER_S);
-	else if (ns >= NS_PER_S)
+	if (ns >= 1000 * NS_PER_S - NS_PER_S / 2)
+		snprintf(buf, len, "%" PRIu64 "s",
+			 ns / NS_PER_S + (ns % NS_PER_S >= NS_PER_S / 2));
+	else if (ns >= NS_PER_S - NS_PER_MS / 2)
 		snprintf(buf, len, "%.3gs", (double)ns / NS_PER_S);
-	else if (ns >= NS_PER_MS)
+	else if (ns >= NS_PER_MS - NS_PER_US / 2)
 		snprintf(buf, len, "%.3gms", (double)ns / NS_PER_MS);
 	else if (ns >= NS_PER_US)
 		snprintf(buf, len, "%.3gus", (double)ns / NS_PER_US);
