@@ -73,10 +73,20 @@ static int pacer_shaper_poll(struct napi_struct *napi, int budget)
 
 	if (done >= budget || joined)
 		return budget;
-	if (napi_complete_done(napi, done) && next != U64_MAX)
+	/*
+	 * The timer is armed before the context is let go: once
+	 * napi_complete_done() clears NAPI_STATE_SCHED, napi_disable() on
+	 * another CPU returns, and pacer_shapers_stop() cancels the timer
+	 * right after it.  Armed after that, it would outlive the stopped
+	 * device, and the per-CPU memory it lives in once the device is
+	 * freed.  Should the context be polled again instead (scheduled
+	 * meanwhile), that poll arms it anew.
+	 */
+	if (next != U64_MAX)
 		hrtimer_start_range_ns(&sh->timer, ns_to_ktime(next),
 				       PACER_TIMER_SLACK_NS,
 				       HRTIMER_MODE_ABS_PINNED_SOFT);
+	napi_complete_done(napi, done);
 	return done;
 }
 
@@ -166,7 +176,10 @@ void pacer_shapers_stop(struct pacer_dev *pd)
 	for_each_possible_cpu(cpu) {
 		struct pacer_shaper *sh = per_cpu_ptr(pd->shapers, cpu);
 
-		/* NAPI first: a running poll may still arm the timer. */
+		/*
+		 * NAPI first: a poll arms the timer before it lets the
+		 * context go, so none arms it once napi_disable() returns.
+		 */
 		napi_disable(&sh->napi);
 		hrtimer_cancel(&sh->timer);
 	}
