@@ -214,7 +214,7 @@ static inline void pacer_flow_let_go(struct pacer_flow *flow)
 	list_del_init(&flow->node);
 	if (!list_empty(&flow->send_node))
 		return;
-	flow->hashes = 0;
+	WRITE_ONCE(flow->hashes, 0);
 	/* Pairs with the claim's cmpxchg: the flow is empty and unlinked. */
 	smp_store_release(&flow->owner, NULL);
 }
