@@ -810,10 +810,12 @@ static void pacer_class_enqueue_one(struct pacer_class_cpu *cc,
 	 * class at once cannot each see room for one and together pass the
 	 * limit.  Make room at the expense of whichever flow built the
 	 * backlog here; if the backlog is on other CPUs, the arriving packet
-	 * goes.
+	 * goes.  A class holding nothing else takes the packet whatever its
+	 * limit, as a bucket lets a packet larger than itself go: a limit
+	 * below a packet's size must not drop every such packet that waits.
 	 */
 	backlog = atomic64_add_return(skb->len, &cl->backlog);
-	while (backlog > p->limit) {
+	while (backlog > p->limit && backlog > skb->len) {
 		victim = pacer_queue_take_fattest(&cc->queue);
 		if (!victim) {
 			atomic64_sub(skb->len, &cl->backlog);
