@@ -791,8 +791,9 @@ static int pacer_nl_class_precheck(struct nlattr **tb,
 			return -EINVAL;
 		}
 	}
+	/* Exactly: pacer_len_to_ns() rounds up, and 1000 s itself is allowed. */
 	if (cfg->rate && cfg->burst &&
-	    pacer_len_to_ns(cfg->rate, cfg->burst) > PACER_BURST_TIME_MAX_NS) {
+	    cfg->burst > pacer_ns_to_len(cfg->rate, PACER_BURST_TIME_MAX_NS)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[PACER_CLASS_A_BURST] ?:
 				    tb[PACER_CLASS_A_RATE],
 				    "burst must take at most 1000s at rate");

@@ -88,6 +88,9 @@ check_fail "rate with no unit pacerctl knows" 2 'invalid rate "10xbit"' \
 	in_ns $ADD rate 10xbit
 check_fail "burst longer than 1000 s at rate" 2 'burst "1g" is out of range' \
 	in_ns $ADD rate 1kbit burst 1g
+check_fail "burst one byte past 1000 s at rate" 2 \
+	'burst "125001" is out of range: expected at most 125000 bytes (1000s at rate 1Kbit)' \
+	in_ns $ADD rate 1kbit burst 125001
 check_fail "class add without a rate" 2 '"class add" needs "rate RATE"' \
 	in_ns pacerctl class add dev pacer0 id 1
 check_fail "src with prefix length 33" 2 \
@@ -137,5 +140,17 @@ check_eq "class show -s and rule show (JSON, $(printf '%s' "$before" | wc -c) by
 check_eq "class 5 still named keep, rate 10 Mbit/s, no ceil" \
 	"$(in_ns pacerctl -j class show dev pacer0 id 5 | jq -r '.[0] | "\(.name) \(.rate_bps) \(.ceil_bps)"')" \
 	"keep 10000000 0"
+
+# pacerctl checks the burst against a rate it is given; against the rate
+# a class has, the kernel does.  Both allow 1000 s at rate itself.
+step "a burst of exactly 1000 s at rate is allowed, one byte more is not"
+check_ok "class add at 1kbit with burst 125000 (1000 s)" \
+	in_ns pacerctl class add dev pacer0 id 6 rate 1kbit burst 125000
+check_fail2 "class change to burst 125001 (the kernel's check)" 1 \
+	"burst must take at most 1000s at rate" 'cannot change class 6 of device "pacer0"' \
+	in_ns pacerctl class change dev pacer0 id 6 burst 125001
+check_eq "class 6's burst" \
+	"$(in_ns pacerctl -j class show dev pacer0 id 6 | jq -r '.[0].burst')" 125000
+check_ok "class del 6" in_ns pacerctl class del dev pacer0 id 6
 
 ksft_exit

@@ -457,10 +457,10 @@ static int class_check_combination(const struct class_args *a)
 	if (!a->rate_text)
 		return 0;	/* the kernel knows the rate: it checks */
 	if (c->rate && a->burst_text && c->burst &&
-	    (uint64_t)c->burst * 8 >= BURST_TIME_MAX_S * c->rate) {
+	    (uint64_t)c->burst * 8 > BURST_TIME_MAX_S * c->rate) {
 		snprintf(range, sizeof(range),
 			 "at most %" PRIu64 " bytes (%ds at rate %s)",
-			 (BURST_TIME_MAX_S * c->rate - 1) / 8, BURST_TIME_MAX_S,
+			 BURST_TIME_MAX_S * c->rate / 8, BURST_TIME_MAX_S,
 			 format_rate(buf, sizeof(buf), c->rate));
 		return out_of_range("burst", a->burst_text, range);
 	}
