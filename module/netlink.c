@@ -603,7 +603,9 @@ static int pacer_nl_put_class_stats(struct sk_buff *msg,
 	    PUT(TX_BYTES, st->tx_bytes) ||
 	    PUT(DELAYED_PACKETS, st->delayed_packets) ||
 	    PUT(DELAYED_BYTES, st->delayed_bytes) ||
-	    PUT(DELAY_NS_TOTAL, st->delay_ns_total) ||
+	    PUT(DELAY_NS_TOTAL, st->delay_us_total * NSEC_PER_USEC +
+				st->delay_ns_rem) ||
+	    PUT(DELAY_US_TOTAL, st->delay_us_total) ||
 	    PUT(DELAY_NS_MAX, st->delay_ns_max) ||
 	    pacer_nl_put_hist(msg, st) ||
 	    PUT(DROPPED_PACKETS, st->dropped_packets) ||

@@ -71,7 +71,9 @@ struct pacer_dev_stats {
  * @tx_bytes: bytes re-injected
  * @delayed_packets: re-injected after waiting
  * @delayed_bytes: bytes of those
- * @delay_ns_total: sum of sojourns of re-injected packets
+ * @delay_us_total: sum of sojourns of re-injected packets, in us: in ns
+ *	it would wrap within a day at 10 Gbit/s with 200 ms queued
+ * @delay_ns_rem: the ns of that sum short of a whole us, below 1000
  * @delay_ns_max: longest sojourn
  * @hist: sojourn histogram, bucket i up to pacer_hist_bound_us(i)
  * @dropped_packets: dropped, all reasons
@@ -89,7 +91,8 @@ struct pacer_class_stats {
 	u64 tx_bytes;
 	u64 delayed_packets;
 	u64 delayed_bytes;
-	u64 delay_ns_total;
+	u64 delay_us_total;
+	u32 delay_ns_rem;
 	u64 delay_ns_max;
 	u64 hist[PACER_HIST_BUCKETS];
 	u64 dropped_packets;
@@ -198,7 +201,8 @@ static inline void pacer_class_stats_tx(struct pacer_class_stats *st,
 		st->delayed_packets++;
 		st->delayed_bytes += len;
 	}
-	st->delay_ns_total += sojourn;
+	st->delay_us_total += div_u64_rem(st->delay_ns_rem + sojourn,
+					  NSEC_PER_USEC, &st->delay_ns_rem);
 	if (sojourn > st->delay_ns_max)
 		st->delay_ns_max = sojourn;
 	st->hist[pacer_hist_bucket(sojourn)]++;
@@ -225,7 +229,11 @@ static inline void pacer_class_stats_add(struct pacer_class_stats *sum,
 	sum->tx_bytes += st->tx_bytes;
 	sum->delayed_packets += st->delayed_packets;
 	sum->delayed_bytes += st->delayed_bytes;
-	sum->delay_ns_total += st->delay_ns_total;
+	sum->delay_us_total += st->delay_us_total +
+			       (sum->delay_ns_rem + st->delay_ns_rem) /
+			       NSEC_PER_USEC;
+	sum->delay_ns_rem = (sum->delay_ns_rem + st->delay_ns_rem) %
+			    NSEC_PER_USEC;
 	sum->delay_ns_max = max(sum->delay_ns_max, st->delay_ns_max);
 	for (i = 0; i < PACER_HIST_BUCKETS; i++)
 		sum->hist[i] += st->hist[i];

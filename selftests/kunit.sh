@@ -16,7 +16,7 @@
 
 require modprobe rmmod
 # suite:cases, as module/tests/kunit.c declares them.
-SUITES="pacer_bucket:4 pacer_signal:6 pacer_queue:1 pacer_hist:1 pacer_charge:1 pacer_ecn:6 pacer_parse:1 pacer_classify:3"
+SUITES="pacer_bucket:4 pacer_signal:6 pacer_queue:1 pacer_hist:2 pacer_charge:1 pacer_ecn:6 pacer_parse:1 pacer_classify:3"
 
 modinfo pacer_kunit >/dev/null 2>&1 ||
 	skip "this kernel has no KUnit: pacer_kunit.ko is built only where CONFIG_KUNIT is set (the debug kernel)"

@@ -777,6 +777,40 @@ static void pacer_hist_buckets(struct kunit *test)
 			PACER_HIST_BUCKETS - 1U);
 }
 
+/*
+ * The sum of sojourns is kept in us, the ns short of one carried: exact
+ * over many packets and over CPUs, and past where a sum in ns wraps (a
+ * day of a class at 10 Gbit/s with 200 ms queued).
+ */
+static void pacer_hist_sojourn_sum(struct kunit *test)
+{
+	struct pacer_class_stats a = {}, b = {}, sum = {};
+	int i;
+
+	for (i = 0; i < 1000; i++)
+		pacer_class_stats_tx(&a, 1514, true, 999);
+	KUNIT_EXPECT_EQ(test, a.delay_us_total, 999ULL);
+	KUNIT_EXPECT_EQ(test, a.delay_ns_rem, 0U);
+	pacer_class_stats_tx(&a, 1514, true, 2 * NSEC_PER_SEC + 600);
+	pacer_class_stats_tx(&b, 1514, true, 700);
+	KUNIT_EXPECT_EQ(test, a.delay_us_total, 999ULL + 2000000);
+	KUNIT_EXPECT_EQ(test, a.delay_ns_rem, 600U);
+
+	/* Two CPUs' remainders make a whole us more. */
+	pacer_class_stats_add(&sum, &a);
+	pacer_class_stats_add(&sum, &b);
+	KUNIT_EXPECT_EQ(test, sum.delay_us_total, 999ULL + 2000000 + 1);
+	KUNIT_EXPECT_EQ(test, sum.delay_ns_rem, 300U);
+	KUNIT_EXPECT_EQ(test, sum.tx_packets, 1002ULL);
+
+	/* Where a sum in ns wraps, the one in us goes on. */
+	memset(&a, 0, sizeof(a));
+	a.delay_us_total = div_u64(U64_MAX, NSEC_PER_USEC);
+	pacer_class_stats_tx(&a, 1514, true, 200 * NSEC_PER_MSEC);
+	KUNIT_EXPECT_EQ(test, a.delay_us_total,
+			div_u64(U64_MAX, NSEC_PER_USEC) + 200000);
+}
+
 /* ---- charge of a GSO packet --------------------------------------------- */
 
 #define TCP4_HDRS	(ETH_HLEN + sizeof(struct iphdr) + sizeof(struct tcphdr))
@@ -1651,6 +1685,7 @@ static struct kunit_case pacer_queue_cases[] = {
 
 static struct kunit_case pacer_hist_cases[] = {
 	KUNIT_CASE(pacer_hist_buckets),
+	KUNIT_CASE(pacer_hist_sojourn_sum),
 	{}
 };
 

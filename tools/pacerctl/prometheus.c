@@ -155,6 +155,11 @@ static void prom_seconds(FILE *f, uint64_t ns)
 		ns % 1000000000);
 }
 
+static void prom_seconds_us(FILE *f, uint64_t us)
+{
+	fprintf(f, " %" PRIu64 ".%06" PRIu64 "\n", us / 1000000, us % 1000000);
+}
+
 /* The sojourn histogram: bucket i holds sojourns up to its bound. */
 static void prom_sojourn(FILE *f, const struct pacer_prom *prom)
 {
@@ -182,7 +187,11 @@ static void prom_sojourn(FILE *f, const struct pacer_prom *prom)
 			fprintf(f, " %" PRIu64 "\n", cum);
 		}
 		prom_sample(f, prom, &prom->v[i], "sojourn_seconds_sum", NULL);
-		prom_seconds(f, st->v[PACER_STATS_A_DELAY_NS_TOTAL]);
+		/* The sum in ns wraps (a day at 10 Gbit/s, 200 ms queued). */
+		if (st->has & PACER_BIT(PACER_STATS_A_DELAY_US_TOTAL))
+			prom_seconds_us(f, st->v[PACER_STATS_A_DELAY_US_TOTAL]);
+		else
+			prom_seconds(f, st->v[PACER_STATS_A_DELAY_NS_TOTAL]);
 		prom_sample(f, prom, &prom->v[i], "sojourn_seconds_count",
 			    NULL);
 		fprintf(f, " %" PRIu64 "\n", cum);
@@ -202,7 +211,8 @@ static void prom_sojourn(FILE *f, const struct pacer_prom *prom)
  *
  * Every counter of a class is there: each stats attribute a family of
  * its own, but dropped_packets (the sum of the per-reason samples),
- * delay_ns_total and the histogram (sojourn_seconds: _sum, _bucket,
+ * delay_ns_total, delay_us_total and the histogram (sojourn_seconds:
+ * _sum, _bucket,
  * _count) and delay_ns_max (sojourn_max_seconds).
  */
 void pacer_prom_print(FILE *f, const struct pacer_prom *prom)

@@ -41,6 +41,7 @@ static const struct nla_policy stats_policy[PACER_STATS_A_MAX + 1] = {
 		.type = NLA_U64
 	},
 	[PACER_STATS_A_ECN_UNPARSED] = { .type = NLA_U64 },
+	[PACER_STATS_A_DELAY_US_TOTAL] = { .type = NLA_U64 },
 };
 
 /*
@@ -136,9 +137,17 @@ static void stats_derive(const struct pacer_class_stats *st,
 	if (tx) {
 		d->delayed_share =
 			(double)st->v[PACER_STATS_A_DELAYED_PACKETS] / tx;
-		/* ns per packet, rounded to the nearest microsecond */
-		d->delay_avg_us =
-			(st->v[PACER_STATS_A_DELAY_NS_TOTAL] / tx + 500) / 1000;
+		/*
+		 * Rounded to the nearest microsecond; from the sum in ns
+		 * only for a module that sends no sum in us (that one wraps).
+		 */
+		if (st->has & PACER_BIT(PACER_STATS_A_DELAY_US_TOTAL))
+			d->delay_avg_us =
+				(st->v[PACER_STATS_A_DELAY_US_TOTAL] + tx / 2) / tx;
+		else
+			d->delay_avg_us =
+				(st->v[PACER_STATS_A_DELAY_NS_TOTAL] / tx + 500) /
+				1000;
 	}
 	d->delay_p50_us = stats_quantile_us(st, 50);
 	d->delay_p99_us = stats_quantile_us(st, 99);
@@ -153,6 +162,7 @@ static const char *const stats_keys[PACER_STATS_A_MAX + 1] = {
 	[PACER_STATS_A_DELAYED_PACKETS] = "delayed_packets",
 	[PACER_STATS_A_DELAYED_BYTES] = "delayed_bytes",
 	[PACER_STATS_A_DELAY_NS_TOTAL] = "delay_ns_total",
+	[PACER_STATS_A_DELAY_US_TOTAL] = "delay_us_total",
 	[PACER_STATS_A_DELAY_NS_MAX] = "delay_ns_max",
 	[PACER_STATS_A_DROPPED_PACKETS] = "dropped_packets",
 	[PACER_STATS_A_DROPPED_BYTES] = "dropped_bytes",

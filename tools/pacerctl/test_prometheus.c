@@ -188,6 +188,18 @@ int main(int argc, char **argv)
 	c.stats.hist[0] = UINT64_MAX;
 	pacer_prom_add(&prom, &c);
 
+	/*
+	 * Class 12: the sum in us and the one in ns, which wrapped: _sum is
+	 * the one in us (1e6 s of sojourn, 1e15 ns, then 2^64 ns more).
+	 */
+	memset(&c, 0, sizeof(c));
+	c.id = 12;
+	c.stats.has = PACER_BIT(PACER_STATS_A_DELAY_US_TOTAL) |
+		      PACER_BIT(PACER_STATS_A_DELAY_NS_TOTAL);
+	c.stats.v[PACER_STATS_A_DELAY_US_TOTAL] = 18446745073709551ULL;
+	c.stats.v[PACER_STATS_A_DELAY_NS_TOTAL] = 1000000000000000ULL;
+	pacer_prom_add(&prom, &c);
+
 	f = open_memstream(&text, &len);
 	if (!f)
 		return 1;
@@ -226,12 +238,13 @@ int main(int argc, char **argv)
 	want_line(text, "pacer_class_sojourn_max_seconds{dev=\"pacer0\",class=\"10\",name=\"s3\"} 0.052000000");
 	want_line(text, "pacer_class_rx_packets_total{dev=\"pacer0\",class=\"65535\"} 18446744073709551615");
 	want_line(text, "pacer_class_sojourn_seconds_sum{dev=\"pacer0\",class=\"65535\"} 18446744073.709551615");
+	want_line(text, "pacer_class_sojourn_seconds_sum{dev=\"pacer0\",class=\"12\"} 18446745073.709551");
 	ok(count_prefix(text, "# TYPE ") == 15, "15 metric families");
 	ok(count_prefix(text, "# HELP ") == 15, "each with a HELP line");
 	ok(count_prefix(text, "pacer_class_sojourn_seconds_bucket{") ==
-	   4 * PACER_HIST_BUCKETS, "a bucket per histogram bucket and class");
+	   5 * PACER_HIST_BUCKETS, "a bucket per histogram bucket and class");
 	ok(count_prefix(text, "pacer_class_dropped_packets_total{") ==
-	   4 * PACER_DROP_MAX, "a drop sample per reason and class");
+	   5 * PACER_DROP_MAX, "a drop sample per reason and class");
 	ok(families_grouped(text, why, sizeof(why)),
 	   "every sample follows its family's TYPE line, families not split");
 	if (*why)

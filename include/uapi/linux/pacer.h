@@ -315,7 +315,9 @@ static inline __u64 pacer_hist_bound_us(unsigned int i)
  * @PACER_STATS_A_DELAYED_PACKETS: re-injected packets that could not leave
  *	on arrival (no tokens, or packets ahead of them)
  * @PACER_STATS_A_DELAYED_BYTES: bytes of those
- * @PACER_STATS_A_DELAY_NS_TOTAL: sum of the sojourn of re-injected packets
+ * @PACER_STATS_A_DELAY_NS_TOTAL: sum of the sojourn of re-injected packets,
+ *	modulo 2^64: a class at 10 Gbit/s with 200 ms queued sums that in
+ *	about a day; %PACER_STATS_A_DELAY_US_TOTAL does not wrap
  * @PACER_STATS_A_DELAY_NS_MAX: the longest such sojourn
  * @PACER_STATS_A_DELAY_HIST: nest of %PACER_HIST_BUCKETS u64 packet counts,
  *	attribute type i + 1 for bucket i (padded with %PACER_ARRAY_PAD)
@@ -330,6 +332,9 @@ static inline __u64 pacer_hist_bound_us(unsigned int i)
  * @PACER_STATS_A_PAD: padding for 64-bit attributes
  * @PACER_STATS_A_ECN_UNPARSED: packets due a CE mark whose IP header pacer
  *	could not locate, left unmarked (see %PACER_DEV_STATS_ECN_UNPARSED)
+ * @PACER_STATS_A_DELAY_US_TOTAL: sum of the sojourn of re-injected packets
+ *	in microseconds (the nanoseconds short of one carried, not dropped):
+ *	2^64 us is 585,000 years of sojourn, over three years of that class's
  * @__PACER_STATS_A_MAX: internal
  * @PACER_STATS_A_MAX: highest attribute number
  *
@@ -355,6 +360,7 @@ enum pacer_stats_attr {
 	PACER_STATS_A_BACKLOG_PEAK_BYTES,
 	PACER_STATS_A_PAD,
 	PACER_STATS_A_ECN_UNPARSED,
+	PACER_STATS_A_DELAY_US_TOTAL,
 
 	__PACER_STATS_A_MAX,
 	PACER_STATS_A_MAX = __PACER_STATS_A_MAX - 1
