@@ -673,7 +673,12 @@ int pacer_rules_insert(struct pacer_rules *rules, struct pacer_rule *rule,
 	e->rule = rule;
 	pacer_rule_key(rule, &e->key);
 
-	err = xa_insert(&rules->by_pref, rule->pref, rule, PACER_GFP);
+	/*
+	 * Reserve the pref (a NULL entry): a dump, which walks by_pref
+	 * without RTNL, must not list a rule whose insertion then fails;
+	 * it sees the rule once the store below, which cannot fail, is made.
+	 */
+	err = xa_insert(&rules->by_pref, rule->pref, NULL, PACER_GFP);
 	if (err) {
 		if (err == -EBUSY) {
 			NL_SET_ERR_MSG_MOD(extack, "a rule with this pref exists");
@@ -694,6 +699,9 @@ int pacer_rules_insert(struct pacer_rules *rules, struct pacer_rule *rule,
 		}
 	}
 
+	/* Into the reserved slot: no allocation, so no error. */
+	WARN_ON_ONCE(xa_is_err(xa_store(&rules->by_pref, rule->pref, rule,
+					PACER_GFP)));
 	rule->entry = e;
 	pacer_table_link(rtnl_dereference(sh->table),
 			 pacer_key_hash(&e->key, rules->seed), e);
@@ -706,7 +714,7 @@ int pacer_rules_insert(struct pacer_rules *rules, struct pacer_rule *rule,
 	return 0;
 
 err_xa:
-	xa_erase(&rules->by_pref, rule->pref);
+	xa_release(&rules->by_pref, rule->pref);
 err_entry:
 	kfree(e);
 	return err;
