@@ -156,6 +156,32 @@ static struct net_device *pacer_nl_dev_lock(struct genl_info *info)
 	return dev;
 }
 
+/*
+ * For each part of a dump of a device's classes or rules: the device, the
+ * same one every part.  A request may name it by name, and a device
+ * deleted and created again under that name between two parts has its
+ * own classes and rules, with generations that may well be the old one's
+ * (the same configuration restored): the rest of the dump would come from
+ * it, unflagged.  cb->args[2] keeps the ifindex the first part found.
+ */
+static struct net_device *pacer_nl_dump_dev(struct sk_buff *skb,
+					    struct netlink_callback *cb)
+{
+	struct net_device *dev;
+
+	dev = pacer_nl_dev_lookup(sock_net(skb->sk), pacer_dump_attrs(cb),
+				  cb->extack);
+	if (IS_ERR(dev))
+		return dev;
+	if (cb->args[2] && cb->args[2] != dev->ifindex) {
+		NL_SET_ERR_MSG_MOD(cb->extack,
+				   "the device was deleted during the dump");
+		return ERR_PTR(-ENODEV);
+	}
+	cb->args[2] = dev->ifindex;
+	return dev;
+}
+
 static void *pacer_nl_put_header(struct sk_buff *msg, struct net_device *dev,
 				 u32 portid, u32 seq, int flags, u8 cmd,
 				 struct netlink_callback *cb)
@@ -1110,7 +1136,7 @@ static int pacer_nl_class_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-/* cb->args[0]: the next class id to send. */
+/* cb->args[0]: the next class id to send; cb->args[2]: pacer_nl_dump_dev(). */
 static int pacer_nl_class_get_dumpit(struct sk_buff *skb,
 				     struct netlink_callback *cb)
 {
@@ -1125,8 +1151,7 @@ static int pacer_nl_class_get_dumpit(struct sk_buff *skb,
 	if (!snap)
 		return -ENOMEM;
 	rcu_read_lock();
-	dev = pacer_nl_dev_lookup(sock_net(skb->sk), pacer_dump_attrs(cb),
-				  cb->extack);
+	dev = pacer_nl_dump_dev(skb, cb);
 	if (IS_ERR(dev)) {
 		err = PTR_ERR(dev);
 		goto out;
@@ -1487,7 +1512,7 @@ out:
 /*
  * cb->args[0]: the lowest pref not yet sent; cb->args[1]: set once the
  * rule at the highest pref there can be was, which has no next pref in an
- * unsigned long of 32 bits.
+ * unsigned long of 32 bits; cb->args[2]: pacer_nl_dump_dev().
  */
 static int pacer_nl_rule_get_dumpit(struct sk_buff *skb,
 				    struct netlink_callback *cb)
@@ -1499,8 +1524,7 @@ static int pacer_nl_rule_get_dumpit(struct sk_buff *skb,
 	int err = 0;
 
 	rcu_read_lock();
-	dev = pacer_nl_dev_lookup(sock_net(skb->sk), pacer_dump_attrs(cb),
-				  cb->extack);
+	dev = pacer_nl_dump_dev(skb, cb);
 	if (IS_ERR(dev)) {
 		err = PTR_ERR(dev);
 		goto out;
