@@ -354,6 +354,16 @@ static int monitor_request(struct monitor *m, uint8_t cmd, int flags,
 		return pacer_fail("out of memory");
 	}
 	err = pnl_request(&m->req, msg, fn, arg, extack, sizeof(extack));
+	/*
+	 * A class added or deleted while the dump of the classes was read
+	 * flags it (NLM_F_DUMP_INTR: -EINTR, every reply handled), and it
+	 * still has each of the other classes once: the kernel resumes it
+	 * at the id after the last one sent.  It is a sample like any other,
+	 * the class that came or went in it or not, and a monitor is not
+	 * ended by another command's change.
+	 */
+	if (err == -EINTR && (flags & NLM_F_DUMP))
+		err = 0;
 	if (err)
 		return pacer_dev_fail(m->args.ifname, err, extack);
 	return 0;

@@ -5,7 +5,9 @@
  * reply carries a nest per possible CPU, over 64 KiB on a machine with
  * ~1,400 of them.  The messages are sent from a second netlink socket
  * to the socket under test (one socket may send to another's port, no
- * kernel family is needed).  Run by "make test".
+ * kernel family is needed).  pnl_request()'s handling of a dump's parts
+ * is tested the same way, the second socket, in a child, answering the
+ * requests as the kernel would.  Run by "make test".
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -14,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <linux/netlink.h>
 #include <netlink/netlink.h>
 #include <netlink/msg.h>
@@ -178,6 +181,154 @@ static void test_libnl_recv(struct pnl *nl, int fd)
 	nl_cb_put(cb);
 }
 
+/*
+ * The answer a fake kernel gives to the next request: @n messages, each
+ * NLM_F_MULTI and, if its bit is in @intr, NLM_F_DUMP_INTR, then
+ * NLMSG_DONE with @done_err and, if @msg, an extack message.
+ */
+struct fake_answer {
+	int n;
+	unsigned int intr;
+	int done_err;
+	const char *msg;
+};
+
+/* Append a message of @type, @flags and @seq with @len bytes of payload. */
+static size_t put_msg(char *buf, size_t off, uint16_t type, uint16_t flags,
+		      uint32_t seq, const void *data, size_t len)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)(buf + off);
+
+	memset(nlh, 0, NLMSG_SPACE(len));
+	nlh->nlmsg_len = NLMSG_LENGTH(len);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = flags;
+	nlh->nlmsg_seq = seq;
+	if (len)
+		memcpy(NLMSG_DATA(nlh), data, len);
+	return off + NLMSG_SPACE(len);
+}
+
+/*
+ * In a child: read one request on @fd and answer it as @a says, each
+ * message a datagram of its own, as the parts of a dump come.
+ */
+static void fake_kernel(int fd, const struct fake_answer *a)
+{
+	char req[4096], buf[512], done[64];
+	struct nlmsghdr *nlh = (struct nlmsghdr *)req;
+	struct nlattr *nla;
+	size_t len, mlen;
+	int i, pad = 0;
+
+	if (recv(fd, req, sizeof(req), 0) < (ssize_t)sizeof(*nlh))
+		_exit(1);
+	for (i = 0; i < a->n; i++) {
+		uint16_t flags = NLM_F_MULTI |
+				 (a->intr & (1U << i) ? NLM_F_DUMP_INTR : 0);
+
+		len = put_msg(buf, 0, NLMSG_MIN_TYPE, flags, nlh->nlmsg_seq,
+			      &pad, sizeof(pad));
+		if (send(fd, buf, len, 0) != (ssize_t)len)
+			_exit(1);
+	}
+	/* NLMSG_DONE: the error, then the extack attributes. */
+	memset(done, 0, sizeof(done));
+	memcpy(done, &a->done_err, sizeof(a->done_err));
+	len = sizeof(a->done_err);
+	if (a->msg) {
+		mlen = strlen(a->msg) + 1;
+		nla = (struct nlattr *)(done + len);
+		nla->nla_type = NLMSGERR_ATTR_MSG;
+		nla->nla_len = NLA_HDRLEN + mlen;
+		memcpy((char *)nla + NLA_HDRLEN, a->msg, mlen);
+		len += NLA_ALIGN(nla->nla_len);
+	}
+	len = put_msg(buf, 0, NLMSG_DONE,
+		      NLM_F_MULTI | (a->msg ? NLM_F_ACK_TLVS : 0),
+		      nlh->nlmsg_seq, done, len);
+	if (send(fd, buf, len, 0) != (ssize_t)len)
+		_exit(1);
+	_exit(0);
+}
+
+static int count_reply(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(*(int *)arg)++;
+	return 0;
+}
+
+/* pnl_request() of a dump that @fd, a fake kernel, answers as @a says. */
+static int fake_dump(struct pnl *nl, int fd, const struct fake_answer *a,
+		     int *replies, char *extack, size_t extack_len)
+{
+	struct nl_msg *msg = pnl_msg(nl, 1, NLM_F_DUMP);
+	int err, status;
+	pid_t pid;
+
+	*replies = 0;
+	if (!msg)
+		return -ENOMEM;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		nlmsg_free(msg);
+		return -errno;
+	}
+	if (!pid)
+		fake_kernel(fd, a);
+	err = pnl_request(nl, msg, count_reply, replies, extack, extack_len);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		printf("# the fake kernel failed\n");
+	return err;
+}
+
+/*
+ * A dump's parts as pnl_request() reads them: every reply is handled, and
+ * one part flagged NLM_F_DUMP_INTR (a class added or deleted between two
+ * of them) makes it -EINTR, which callers tell apart from a failure:
+ * "monitor -s" keeps such a sample.  A dump's error comes in NLMSG_DONE,
+ * with its extack message.
+ */
+static void test_dump_replies(struct pnl *nl, int fd)
+{
+	struct sockaddr_nl sa;
+	socklen_t salen = sizeof(sa);
+	char extack[PNL_EXTACK_LEN];
+	int err, replies;
+
+	if (getsockname(fd, (struct sockaddr *)&sa, &salen) < 0) {
+		ok(0, "getsockname of the fake kernel");
+		return;
+	}
+	nl_socket_set_peer_port(nl->sk, sa.nl_pid);
+	nl->family = NLMSG_MIN_TYPE;
+
+	err = fake_dump(nl, fd, &(struct fake_answer){ .n = 3 }, &replies,
+			extack, sizeof(extack));
+	ok(!err && replies == 3, "pnl_request: a dump of 3 parts, 3 replies, 0");
+
+	err = fake_dump(nl, fd, &(struct fake_answer){ .n = 3, .intr = 2 },
+			&replies, extack, sizeof(extack));
+	ok(err == -EINTR && replies == 3,
+	   "pnl_request: a dump whose second part is flagged NLM_F_DUMP_INTR: every reply handled, -EINTR");
+
+	err = fake_dump(nl, fd, &(struct fake_answer){
+				.n = 1, .done_err = -ENODEV,
+				.msg = "pacer: the device was deleted during the dump" },
+			&replies, extack, sizeof(extack));
+	ok(err == -ENODEV && replies == 1 &&
+	   !strcmp(extack, "pacer: the device was deleted during the dump"),
+	   "pnl_request: a dump that fails after a part: its error and extack message from NLMSG_DONE");
+
+	err = fake_dump(nl, fd, &(struct fake_answer){ .n = 0 }, &replies,
+			extack, sizeof(extack));
+	ok(!err && !replies && !*extack,
+	   "pnl_request: the next request on the socket reads its own answer");
+}
+
 int main(void)
 {
 	struct pnl nl;
@@ -199,6 +350,7 @@ int main(void)
 
 	test_recv_whole(&nl, fd);
 	test_libnl_recv(&nl, fd);
+	test_dump_replies(&nl, fd);
 
 	close(fd);
 	pnl_close(&nl);
