@@ -531,13 +531,24 @@ pacer_line() {
 	ip netns exec "$1" pacerctl -j -s dev show dev "$2"
 }
 
-# pacer_snap NS DEV VAR: DEV's counters, from pacerctl.
+# pacer_snap NS DEV VAR: DEV's counters, from pacerctl.  The test dies
+# unless every counter of PACER_COUNTERS is a number in this reply (not
+# left over from an earlier snapshot into VAR): an empty one reads as 0
+# in $((...)), and two empty sides of check_eq are equal (with no "stats"
+# in the JSON, check_invariant compared "" with "" and passed).
 pacer_snap() {
-	local _js
+	local _js _k _v
 
 	_js=$(pacer_line "$1" "$2")
 	eval "$3=\${_js}"
+	for _k in $PACER_COUNTERS; do
+		eval "$3_$_k="
+	done
 	eval "$(printf '%s\n' "$_js" | json_vars "$3" 0.stats)"
+	for _k in $PACER_COUNTERS; do
+		eval "_v=\${$3_$_k:-}"
+		is_uint "$_v" || die "pacerctl -j -s dev show dev $2 (in $1) gives no $_k: $_js"
+	done
 }
 
 # link_snap NS DEV VAR: VAR_rx_packets, VAR_rx_bytes, VAR_rx_dropped,
