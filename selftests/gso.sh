@@ -76,6 +76,11 @@ run() {
 	wait_class_idle "$NS_B" pacer0 1
 	class_snap "$NS_B" pacer0 1 C
 	check_eq "rate $1 gso $2: class 1 says gso" "$C_gso" "$2"
+	# Premise: the flow went through class 1.  Without it AVG is 0 and
+	# "split: one frame at most" passes on nothing.
+	check_ge "rate $1 gso $2: premise: packets class 1 re-injected" "$C_tx_packets" 100
+	check_ge "rate $1 gso $2: premise: class 1 re-injected the payload the receiver got (bytes)" \
+		"$C_tx_bytes" "$(jq '.end.sum_received.bytes' "$TMPD/$1-$2.json")"
 	AVG=$((C_tx_bytes / (C_tx_packets + (C_tx_packets == 0))))
 	BPS=$(iperf_rx_bps "$TMPD/$1-$2.json" "$FROM" "$SECS")
 	log "rate $1 gso $2: $C_tx_packets packets, $C_tx_bytes bytes re-injected: $AVG bytes a packet; goodput $BPS bit/s"
