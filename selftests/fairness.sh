@@ -78,8 +78,10 @@ bg iperf_run "$NS_A" 10.0.12.2 "$SECS" "$TMPD/bulk.json"
 pid=$BGPID
 wait_until_ms $((t0 + WARM * 1000))
 pc "$NS_B" stats reset dev pacer0 id 1
+class_snap "$NS_B" pacer0 0 Z0
 pings "$PINGS" "$TMPD/loaded"
 class_snap "$NS_B" pacer0 1 C
+class_snap "$NS_B" pacer0 0 Z1
 wait_exit "$pid" $((SECS + 30)) || die "iperf3 did not end"
 [ "$EXIT_STATUS" = 0 ] || die "iperf3 failed ($EXIT_STATUS)"
 show_class "class 1 over the ping window" C
@@ -96,6 +98,12 @@ log "bulk goodput over the ping window: $bulk bit/s;" \
 	"$(iperf_retrans "$TMPD/bulk.json") retransmits in all"
 
 check_eq "pings answered under load" "$(wc -l <"$TMPD/loaded")" "$PINGS"
+# Premise: the pings shared class 1 with the bulk flow.  Everything
+# vethB receives goes to pacer0 (matchall), and nothing but the test's
+# traffic from 10.0.12.1 (no ARP, no IPv6) arrives: a ping classified
+# elsewhere would be in class 0, ahead of no backlog, and pass.
+check_eq "premise: class 0 rx_packets over the ping window (the pings were in class 1)" \
+	"$(class_delta Z1 Z0 rx_packets)" 0
 check_ge "class 1 delayed_packets over the ping window" "$C_delayed_packets" 100
 check_ge "bulk median sojourn lower bound (us): the class is saturated" "$low" 1000
 if [ "$IS_DEBUG" = 1 ]; then

@@ -263,6 +263,11 @@ log "pings: $answered of $sent answered; rtt min/avg/max:" \
 	"$(awk 'NR == 1 || $3 < lo { lo = $3 } $5 > hi { hi = $5 } { s += $4 * $2; n += $2 }
 		END { printf "%s/%.1f/%s ms", lo, n ? s / n : 0, hi }' "$TMPD/pings")"
 check_ge "pings sent during the flood" "$sent" $((SPARSE * RUNS * SECS * 1000 / PING_MS / 2))
+# Premise: the pings were in the flood's class.  Each answered request
+# crossed pacer0 (matchall on vethB); rule 11 (proto icmp -> class 1)
+# counts those it classified.  In class 0 they would wait behind nothing.
+check_ge "premise: echo requests rule 11 put in class 1 (matches) vs pings answered" \
+	"$(pc "$NS_B" -j rule show dev pacer0 | jq '.[] | select(.pref == 11) | .matches')" "$answered"
 check_pct_ge "pings answered" "$answered" "$sent" 90
 
 step "the class and the device after the flood"
