@@ -75,10 +75,20 @@ ip -n "$NS_A" link set lo up
 bg ip netns exec "$NS_A" ping -D -n -i 0.01 -w $((SECS + 1)) 127.0.0.1 \
 	>"$TMPD/ticks"
 ticker=$BGPID
+# "After the first second" counts from the flow's first packet in class
+# 1 (its control connection's, the data right behind), not from the
+# moment the client is started: starting it may stall the guest for
+# 260-400 ms (above), which would move slow start's drops past C1.
+flow_started() {
+	class_snap "$NS_B" pacer0 1 F && [ "$F_rx_packets" -gt "$C0_rx_packets" ]
+}
 t0=$(now_ms)
 bg iperf_run "$NS_A" 10.0.11.2 "$SECS" "$TMPD/ecn.json"
 client=$BGPID
-wait_until_ms $((t0 + 1000))
+wait_for 10 flow_started || die "no packet of the flow reached class 1 within 10 s"
+t1=$(now_ms)
+log "the flow reached class 1 $((t1 - t0)) ms after the client was started"
+wait_until_ms $((t1 + 1000))
 class_snap "$NS_B" pacer0 1 C1
 iperf_join "$client" $((SECS + 30)) "$TMPD/ecn.json" "the ECN flow"
 got=$(iperf_rx_bps "$TMPD/ecn.json" 2 "$SECS")
