@@ -67,9 +67,14 @@ check_eq "tx_packets" "$P_tx_packets" 0
 check_invariant "$NS" pacer0
 check_views "$NS" pacer0
 
-step "a down device sends nothing"
+# The kernel keeps packets from a device that is down (its qdisc is the
+# noop one until it is up): pacer's xmit sees none, and counts none.
+step "a down device is given nothing"
 ip -n "$NS" link set pacer0 down
-ip netns exec "$NS" ping -q -n -c 2 -i 0.05 -W 1 -I pacer0 10.99.0.2 >/dev/null 2>&1 || true
+rc=0
+ip netns exec "$NS" ping -q -n -c 2 -i 0.05 -W 1 -I pacer0 10.99.0.2 >"$TMPD/ping" 2>&1 || rc=$?
+log "ping through the down pacer0: exit $rc, $(tr '\n' ' ' <"$TMPD/ping")"
+check_ge "ping through the down pacer0 fails (exit status)" "$rc" 1
 pacer_snap "$NS" pacer0 P
 check_eq "rx_packets unchanged" "$P_rx_packets" 8
 check_eq "dropped_flush (nothing was queued)" "$P_dropped_flush" 0
