@@ -112,8 +112,8 @@ check_ok "dev set back up to the parameters" \
 	in_ns pacerctl dev set dev pacer0 max_classes 65536 max_rules 131072
 
 step "caps: the module parameters"
-check_fail "max_classes parameter 0" 1 "" sh -c "echo 0 >$PARAMS/max_classes"
-check_fail "max_classes parameter 65537" 1 "" sh -c "echo 65537 >$PARAMS/max_classes"
+check_fail "max_classes parameter 0" 1 "Invalid argument" sh -c "echo 0 >$PARAMS/max_classes"
+check_fail "max_classes parameter 65537" 1 "Invalid argument" sh -c "echo 65537 >$PARAMS/max_classes"
 check_eq "max_classes parameter unchanged" "$(cat "$PARAMS/max_classes")" 65536
 echo 100 >"$PARAMS/max_classes"
 pacer_add "$NS" pacer1
@@ -240,10 +240,13 @@ active=$(echo "$cur" | sed -n 3p)
 check_eq "classes (each with a rule) created under memory.max 256M" "$created" "$N"
 check_ge "premise: packets up0 received from the pings (one per active class)" \
 	"$(field_of rx "$out")" "$ACTIVE"
-per=$(( (${idle:-0} - ${before:-0}) / N ))
+for v in "$before" "$idle" "$active"; do
+	is_uint "$v" || die "memory.current was not read each time: $cur"
+done
+per=$(( (idle - before) / N ))
 log "charged per idle class and its rule: $per bytes"
 ncpus=$(awk -F- '{ print ($2 == "" ? $1 : $2) + 1 }' /sys/devices/system/cpu/possible)
-per_active=$(( (${active:-0} - ${idle:-0}) / ACTIVE ))
+per_active=$(( (active - idle) / ACTIVE ))
 log "charged per class on its first packet: $per_active bytes ($ncpus possible CPUs)"
 # A class is 512 bytes of slab and its parameters 192; its state on each
 # CPU (432 bytes) is allocated only when its first packet comes, in
