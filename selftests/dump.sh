@@ -188,7 +188,7 @@ check_eq "the restored rule 10 classifies them (class 10 rx_packets)" \
 
 step "dump's errors"
 check_fail "no dev" 2 '"dev DEV" is required' pc "$NS_B" dump
-check_fail "no such device" 1 'pacer9' pc "$NS_B" dump dev pacer9
-check_fail "not a pacer device" 1 'vethB' pc "$NS_B" dump dev vethB
+check_fail "no such device" 1 'device "pacer9" does not exist' pc "$NS_B" dump dev pacer9
+check_fail "not a pacer device" 1 'device "vethB" is not a pacer device' pc "$NS_B" dump dev vethB
 
 ksft_exit
