@@ -59,8 +59,10 @@
  * @__PACER_CMD_MAX: internal
  * @PACER_CMD_MAX: highest command number
  *
- * Changes are announced on the %PACER_MCGRP_EVENTS multicast group with
- * the command that made them and the object as it is afterwards.
+ * Changes of a device's settings, classes and rules are announced on the
+ * %PACER_MCGRP_EVENTS multicast group with the command that made them and
+ * the object as it is afterwards; a reset of counters
+ * (%PACER_CMD_STATS_RESET) is not.
  */
 enum pacer_cmd {
 	PACER_CMD_UNSPEC,
