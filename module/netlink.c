@@ -912,6 +912,18 @@ static struct pacer_class *pacer_nl_class_get(struct pacer_dev *pd, u16 id,
 	return cl;
 }
 
+/*
+ * A class was added or deleted: a dump that spans it is flagged.  The
+ * generation stops short of U32_MAX, so that the dump's cb->seq (one
+ * more) is never 0, which genl_dump_check_consistent() takes for "not
+ * checked".
+ */
+static void pacer_nl_classes_changed(struct pacer_dev *pd)
+{
+	WRITE_ONCE(pd->classes_gen,
+		   pd->classes_gen == U32_MAX - 1 ? 0 : pd->classes_gen + 1);
+}
+
 static int pacer_nl_class_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[PACER_CLASS_A_MAX + 1];
@@ -965,7 +977,7 @@ static int pacer_nl_class_new_doit(struct sk_buff *skb, struct genl_info *info)
 		goto free_out;
 	}
 	WRITE_ONCE(pd->nclasses, pd->nclasses + 1);
-	pd->classes_gen++;
+	pacer_nl_classes_changed(pd);
 	err = pacer_nl_class_out_send(&out, info, cl, PACER_CMD_CLASS_NEW);
 	goto out;
 
@@ -1084,7 +1096,7 @@ static int pacer_nl_class_del_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	xa_erase(&pd->classes, id);
 	WRITE_ONCE(pd->nclasses, pd->nclasses - 1);
-	pd->classes_gen++;
+	pacer_nl_classes_changed(pd);
 	pacer_class_delete(cl);
 	if (msg)
 		pacer_nl_notify(dev, msg);
@@ -1158,7 +1170,7 @@ static int pacer_nl_class_get_dumpit(struct sk_buff *skb,
 	}
 	pd = netdev_priv(dev);
 	/* Classes added or deleted between two parts flag the dump. */
-	cb->seq = READ_ONCE(pd->classes_gen) + 1;
+	cb->seq = READ_ONCE(pd->classes_gen) + 1;	/* never 0 */
 	xa_for_each_start(&pd->classes, id, cl, cb->args[0]) {
 		if (pacer_nl_fill_class(skb, cl, NETLINK_CB(cb->skb).portid,
 					cb->nlh->nlmsg_seq, NLM_F_MULTI,
