@@ -169,35 +169,59 @@ static int dump_on_class(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-static int dump_on_rule(struct nl_msg *msg, void *arg)
+/**
+ * pacer_rule_dump() - a rule as the "rule add" line that recreates it
+ * @ifname: the device it is added to
+ * @rule: the rule, as pacer_rule_decode() read it
+ *
+ * Every criterion it has, with its pref; "family" where no src or dst
+ * carries the family (a rule that matches every packet of it).
+ */
+void pacer_rule_dump(const char *ifname, const struct pacer_rule_info *rule)
 {
 	char buf[PARSE_BUF_LEN];
+	const char *family;
+
+#define HAS(attr) (rule->has & PACER_BIT(PACER_RULE_A_##attr))
+	printf("rule add dev %s pref %u", ifname, rule->pref);
+	if (HAS(FAMILY) && !HAS(SRC) && !HAS(DST)) {
+		family = family_name(rule->family);
+		if (family)
+			printf(" family %s", family);
+		else	/* the kernel takes no other: "rule add" refuses it */
+			printf(" family %u", rule->family);
+	}
+	if (HAS(SRC))
+		printf(" src %s", format_prefix(buf, sizeof(buf), &rule->src));
+	if (HAS(DST))
+		printf(" dst %s", format_prefix(buf, sizeof(buf), &rule->dst));
+	if (HAS(PROTO))
+		printf(" proto %u", rule->proto);
+	if (HAS(SPORT_MIN))
+		printf(" sport %s", format_ports(buf, sizeof(buf),
+						 rule->sport_min,
+						 rule->sport_max));
+	if (HAS(DPORT_MIN))
+		printf(" dport %s", format_ports(buf, sizeof(buf),
+						 rule->dport_min,
+						 rule->dport_max));
+	if (HAS(MARK))
+		printf(" mark 0x%x/0x%x", rule->mark, rule->mark_mask);
+	if (HAS(PRIO))
+		printf(" prio %u", rule->prio);
+	printf(" class %u\n", rule->class_id);
+#undef HAS
+}
+
+static int dump_on_rule(struct nl_msg *msg, void *arg)
+{
 	struct dump_ctx *ctx = arg;
 	struct pacer_rule_info r;
 	struct pacer_msg_dev dev;
 
 	if (pacer_rule_decode(nlmsg_hdr(msg), &dev, &r))
 		return -EBADMSG;
-#define HAS(attr) (r.has & PACER_BIT(PACER_RULE_A_##attr))
-	printf("rule add dev %s pref %u", ctx->ifname, r.pref);
-	if (HAS(SRC))
-		printf(" src %s", format_prefix(buf, sizeof(buf), &r.src));
-	if (HAS(DST))
-		printf(" dst %s", format_prefix(buf, sizeof(buf), &r.dst));
-	if (HAS(PROTO))
-		printf(" proto %u", r.proto);
-	if (HAS(SPORT_MIN))
-		printf(" sport %s", format_ports(buf, sizeof(buf), r.sport_min,
-						 r.sport_max));
-	if (HAS(DPORT_MIN))
-		printf(" dport %s", format_ports(buf, sizeof(buf), r.dport_min,
-						 r.dport_max));
-	if (HAS(MARK))
-		printf(" mark 0x%x/0x%x", r.mark, r.mark_mask);
-	if (HAS(PRIO))
-		printf(" prio %u", r.prio);
-	printf(" class %u\n", r.class_id);
-#undef HAS
+	pacer_rule_dump(ctx->ifname, &r);
 	return 0;
 }
 

@@ -3,7 +3,8 @@
  * pacerctl: what the object files share about devices, classes and
  * rules: the structs a command line is parsed into and a reply is
  * decoded into, and the functions that encode, decode and print them.
- * dev.c, class.c and rule.c own them; stats.c and monitor.c use them.
+ * dev.c, class.c and rule.c own them; stats.c, monitor.c and dump.c use
+ * them.
  */
 #ifndef PACERCTL_OBJECTS_H
 #define PACERCTL_OBJECTS_H
@@ -87,6 +88,8 @@ struct pacer_class_info {
  * @has: PACER_BIT(attr) for each &enum pacer_rule_attr present
  * @pref: PACER_RULE_A_PREF
  * @class_id: PACER_RULE_A_CLASS
+ * @family: PACER_RULE_A_FAMILY, AF_INET or AF_INET6 (a reply carries it
+ *	with every src or dst; a command sets it for "family" only)
  * @src: PACER_RULE_A_SRC and _SRC_PLEN, with PACER_RULE_A_FAMILY
  * @dst: PACER_RULE_A_DST and _DST_PLEN, with PACER_RULE_A_FAMILY
  * @proto: PACER_RULE_A_PROTO
@@ -103,6 +106,7 @@ struct pacer_rule_info {
 	uint32_t has;
 	uint32_t pref;
 	uint16_t class_id;
+	uint8_t family;
 	struct pacer_prefix src;
 	struct pacer_prefix dst;
 	uint8_t proto;
@@ -196,8 +200,14 @@ const char *pacer_attach_where(char *buf, size_t len, uint32_t block,
 			       uint32_t chain, uint32_t pref);
 
 /* rule.c */
+int pacer_rule_parse_add(int argc, char **argv, const char **ifname,
+			 struct pacer_rule_info *rule);
+int pacer_rule_put(struct nl_msg *msg, const struct pacer_rule_info *rule);
 int pacer_rule_decode(struct nlmsghdr *nlh, struct pacer_msg_dev *dev,
 		      struct pacer_rule_info *rule);
 void pacer_rule_print(const struct pacer_rule_info *rule);
+
+/* dump.c */
+void pacer_rule_dump(const char *ifname, const struct pacer_rule_info *rule);
 
 #endif /* PACERCTL_OBJECTS_H */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pacerctl: the values that are not units: integers, address prefixes,
- * port ranges, marks, priorities and IP protocols, as ip and tc write
- * them.
+ * pacerctl: the values that are not units: integers, address families
+ * and prefixes, port ranges, marks, priorities and IP protocols, as ip
+ * and tc write them.
  */
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -68,6 +68,50 @@ int parse_int(const char *str, int64_t min, int64_t max, int64_t *value)
 		return -ERANGE;
 	*value = v;
 	return 0;
+}
+
+static const struct {
+	const char *name;
+	uint8_t family;
+} families[] = {
+	{ "inet", AF_INET },
+	{ "inet6", AF_INET6 },
+};
+
+/**
+ * parse_family() - parse an address family, by ip's name for it
+ * @str: "inet" (IPv4) or "inet6" (IPv6)
+ * @family: AF_INET or AF_INET6
+ *
+ * Return: 0 or -EINVAL.
+ */
+int parse_family(const char *str, uint8_t *family)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		if (!strcasecmp(str, families[i].name)) {
+			*family = families[i].family;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/**
+ * family_name() - the name parse_family() knows an address family by
+ * @family: AF_INET or AF_INET6
+ *
+ * Return: "inet" or "inet6", or NULL for another family.
+ */
+const char *family_name(uint8_t family)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (families[i].family == family)
+			return families[i].name;
+	return NULL;
 }
 
 /**

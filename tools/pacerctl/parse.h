@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pacerctl: the values that are not units: integers, address prefixes,
- * port ranges, marks, priorities and IP protocols.
+ * pacerctl: the values that are not units: integers, address families
+ * and prefixes, port ranges, marks, priorities and IP protocols.
  *
  * Parsers return 0, -EINVAL for text that does not have the expected
  * form, or -ERANGE for a well-formed value beyond its bounds.  They write
@@ -18,6 +18,8 @@
 #define PARSE_BUF_LEN 64	/* an IPv6 prefix, "/128" included */
 
 /* What each parser accepts, for "expected ..." in error messages. */
+#define PARSE_FAMILY_HELP \
+	"inet (IPv4) or inet6 (IPv6)"
 #define PARSE_PREFIX_HELP \
 	"an IPv4 or IPv6 address, optionally with /LENGTH (0-32 for IPv4, 0-128 for IPv6)"
 #define PARSE_PORTS_HELP \
@@ -43,6 +45,7 @@ struct pacer_prefix {
 
 int parse_uint(const char *str, int base, uint64_t max, uint64_t *value);
 int parse_int(const char *str, int64_t min, int64_t max, int64_t *value);
+int parse_family(const char *str, uint8_t *family);
 int parse_prefix(const char *str, struct pacer_prefix *prefix);
 int parse_ports(const char *str, uint16_t *min, uint16_t *max);
 int parse_mark(const char *str, uint32_t *mark, uint32_t *mask);
@@ -53,5 +56,6 @@ char *format_prefix(char *buf, size_t len, const struct pacer_prefix *prefix);
 char *format_ports(char *buf, size_t len, uint16_t min, uint16_t max);
 char *format_prio(char *buf, size_t len, uint32_t prio);
 const char *proto_name(uint8_t proto);
+const char *family_name(uint8_t family);
 
 #endif /* PACERCTL_PARSE_H */

@@ -36,8 +36,10 @@ enum {
  * @which: RULE_ADD, RULE_DEL or RULE_SHOW
  * @seen: the keywords given, a bit per entry of rule_keywords[]
  * @ifname: the device
- * @rule: the attributes to send (rule.has says which)
- * @src_text: src as written, for messages about combinations
+ * @rule: the attributes to send (rule.has says which; PACER_RULE_A_FAMILY
+ *	only for "family": a prefix carries its own, see rule_family())
+ * @family_text: family as written, for messages about combinations
+ * @src_text: src as written
  * @dst_text: dst as written
  * @help: help was asked for and printed
  */
@@ -47,6 +49,7 @@ struct rule_args {
 	unsigned int seen;
 	const char *ifname;
 	struct pacer_rule_info rule;
+	const char *family_text;
 	const char *src_text;
 	const char *dst_text;
 	bool help;
@@ -75,13 +78,14 @@ static const struct pacerctl_cmd rule_cmds[] = {
 };
 
 #define RULE_MATCHES \
-	"[ src PREFIX ] [ dst PREFIX ] [ proto PROTO ] [ sport PORTS ] [ dport PORTS ] [ mark MARK ] [ prio PRIO ]"
+	"[ family inet|inet6 ] [ src PREFIX ] [ dst PREFIX ] [ proto PROTO ] [ sport PORTS ] [ dport PORTS ] [ mark MARK ] [ prio PRIO ]"
 
 static void rule_usage(FILE *f)
 {
-	fputs("Usage: pacerctl rule add dev DEV [ pref N ] [ src PREFIX ] [ dst PREFIX ]\n"
-	      "                         [ proto PROTO ] [ sport PORTS ] [ dport PORTS ]\n"
-	      "                         [ mark V[/M] ] [ prio MAJ:MIN|N ] class ID\n"
+	fputs("Usage: pacerctl rule add dev DEV [ pref N ] [ family inet|inet6 ]\n"
+	      "                         [ src PREFIX ] [ dst PREFIX ] [ proto PROTO ]\n"
+	      "                         [ sport PORTS ] [ dport PORTS ] [ mark V[/M] ]\n"
+	      "                         [ prio MAJ:MIN|N ] class ID\n"
 	      "       pacerctl rule del dev DEV pref N\n"
 	      "       pacerctl [ -j ] [ -p ] rule show dev DEV\n"
 	      "       pacerctl rule help\n"
@@ -96,6 +100,9 @@ static void rule_usage(FILE *f)
 	      "\n"
 	      "Values:\n"
 	      "    pref N          1 to 4294967295; default: one past the highest in use\n"
+	      "    family inet|inet6  IPv4 or IPv6 packets only: with no other\n"
+	      "                    criterion, every packet of that family; src and\n"
+	      "                    dst must be of it\n"
 	      "    src, dst PREFIX an IPv4 or IPv6 address, optionally with /LENGTH\n"
 	      "                    (no length: the one address); both of one family\n"
 	      "    proto PROTO     tcp, udp, sctp, icmp, icmpv6, or 0 to 255\n"
@@ -155,6 +162,17 @@ static int rule_parse_class(const char *kw, const char *value,
 	(void)kw;
 	a->rule.has |= PACER_BIT(PACER_RULE_A_CLASS);
 	return pacer_class_parse_id(value, &a->rule.class_id);
+}
+
+static int rule_parse_family(const char *kw, const char *value,
+			     struct rule_args *a)
+{
+	if (parse_family(value, &a->rule.family))
+		return pacer_usage_error("invalid %s \"%s\": expected %s", kw,
+					 value, PARSE_FAMILY_HELP);
+	a->rule.has |= PACER_BIT(PACER_RULE_A_FAMILY);
+	a->family_text = value;
+	return 0;
 }
 
 static int rule_parse_prefix(const char *kw, const char *value,
@@ -259,6 +277,7 @@ static const struct rule_keyword {
 } rule_keywords[] = {
 	{ "dev", rule_parse_dev, RULE_ALL },
 	{ "pref", rule_parse_pref, RULE_ADD | RULE_DEL },
+	{ "family", rule_parse_family, RULE_ADD },
 	{ "src", rule_parse_prefix, RULE_ADD },
 	{ "dst", rule_parse_prefix, RULE_ADD },
 	{ "proto", rule_parse_proto, RULE_ADD },
@@ -293,6 +312,24 @@ static const struct rule_keyword *rule_keyword(const char *arg,
 	return NULL;
 }
 
+/*
+ * Prefix @kw ("src" or "dst"), written as @text, must be of the family
+ * "family" names: the kernel has one family per rule, and refuses an
+ * address of the other's length (EINVAL, "address must be 4 bytes for
+ * AF_INET, 16 for AF_INET6").  Refused here, naming both words.
+ */
+static int rule_check_family(const struct rule_args *a, const char *kw,
+			     const char *text, const struct pacer_prefix *p)
+{
+	uint8_t family = a->rule.family;
+
+	if (!a->family_text || !text || p->family == family)
+		return 0;
+	return pacer_usage_error("family \"%s\" and %s \"%s\" are of different families: family %s takes %s prefixes only",
+				 a->family_text, kw, text, family_name(family),
+				 family == AF_INET ? "IPv4" : "IPv6");
+}
+
 static int rule_check_required(const struct rule_args *a)
 {
 	const struct pacer_rule_info *r = &a->rule;
@@ -307,7 +344,8 @@ static int rule_check_required(const struct rule_args *a)
 	if (a->src_text && a->dst_text && r->src.family != r->dst.family)
 		return pacer_usage_error("src \"%s\" and dst \"%s\" are of different families: expected both IPv4 or both IPv6",
 					 a->src_text, a->dst_text);
-	return 0;
+	return rule_check_family(a, "src", a->src_text, &r->src) ?:
+	       rule_check_family(a, "dst", a->dst_text, &r->dst);
 }
 
 static int rule_parse(int argc, char **argv, struct rule_args *a)
@@ -338,6 +376,29 @@ static int rule_parse(int argc, char **argv, struct rule_args *a)
 	return rule_check_required(a);
 }
 
+/**
+ * pacer_rule_parse_add() - the arguments of "rule add", checked
+ * @argc: argument count, after "add"
+ * @argv: arguments
+ * @ifname: the device they name; NULL when they asked for help (printed)
+ * @rule: the rule they describe, for pacer_rule_put()
+ *
+ * What "rule add" does with its arguments before it sends them, for the
+ * unit tests (test_rule.c).
+ *
+ * Return: 0, or EXIT_USAGE (explained).
+ */
+int pacer_rule_parse_add(int argc, char **argv, const char **ifname,
+			 struct pacer_rule_info *rule)
+{
+	struct rule_args a = { .command = "rule add", .which = RULE_ADD };
+	int ret = rule_parse(argc, argv, &a);
+
+	*ifname = a.help ? NULL : a.ifname;
+	*rule = a.rule;
+	return ret;
+}
+
 /* ---- netlink ---------------------------------------------------------- */
 
 static int rule_put_prefix(struct nl_msg *msg, int attr, int plen_attr,
@@ -347,9 +408,33 @@ static int rule_put_prefix(struct nl_msg *msg, int attr, int plen_attr,
 	       nla_put_u8(msg, plen_attr, p->plen);
 }
 
-static int rule_put(struct nl_msg *msg, const struct pacer_rule_info *r)
+/*
+ * The family the rule matches, 0 for any: "family", or its prefixes' (the
+ * kernel needs it with an address; parsing made sure they agree).
+ */
+static uint8_t rule_family(const struct pacer_rule_info *r)
+{
+	if (r->has & PACER_BIT(PACER_RULE_A_FAMILY))
+		return r->family;
+	if (r->has & PACER_BIT(PACER_RULE_A_SRC))
+		return r->src.family;
+	if (r->has & PACER_BIT(PACER_RULE_A_DST))
+		return r->dst.family;
+	return 0;
+}
+
+/**
+ * pacer_rule_put() - a rule's attributes, as the nest PACER_A_RULE
+ * @msg: the request
+ * @r: the rule; only the attributes it has are put, and
+ *	PACER_RULE_A_FAMILY for a src or dst as well
+ *
+ * Return: 0, or -EMSGSIZE.
+ */
+int pacer_rule_put(struct nl_msg *msg, const struct pacer_rule_info *r)
 {
 	struct nlattr *nest = nla_nest_start(msg, PACER_A_RULE);
+	uint8_t family = rule_family(r);
 	uint32_t has = r->has;
 
 	if (!nest)
@@ -358,9 +443,7 @@ static int rule_put(struct nl_msg *msg, const struct pacer_rule_info *r)
 #define PUT(attr, type, v) \
 	(HAS(attr) && nla_put_##type(msg, PACER_RULE_A_##attr, v) < 0)
 	if (PUT(PREF, u32, r->pref) || PUT(CLASS, u16, r->class_id) ||
-	    ((HAS(SRC) || HAS(DST)) &&
-	     nla_put_u8(msg, PACER_RULE_A_FAMILY,
-			HAS(SRC) ? r->src.family : r->dst.family) < 0) ||
+	    (family && nla_put_u8(msg, PACER_RULE_A_FAMILY, family) < 0) ||
 	    (HAS(SRC) && rule_put_prefix(msg, PACER_RULE_A_SRC,
 					 PACER_RULE_A_SRC_PLEN, &r->src) < 0) ||
 	    (HAS(DST) && rule_put_prefix(msg, PACER_RULE_A_DST,
@@ -385,7 +468,7 @@ static struct nl_msg *rule_msg(const struct pnl *nl, uint8_t cmd, int flags,
 	struct nl_msg *msg = pnl_msg(nl, cmd, flags);
 
 	if (msg && (nla_put_string(msg, PACER_A_IFNAME, a->ifname) < 0 ||
-		    (a->rule.has && rule_put(msg, &a->rule)))) {
+		    (a->rule.has && pacer_rule_put(msg, &a->rule)))) {
 		nlmsg_free(msg);
 		msg = NULL;
 	}
@@ -448,6 +531,7 @@ int pacer_rule_decode(struct nlmsghdr *nlh, struct pacer_msg_dev *dev,
 			rule->has |= PACER_BIT(i);
 	family = rtb[PACER_RULE_A_FAMILY] ?
 		 nla_get_u8(rtb[PACER_RULE_A_FAMILY]) : 0;
+	rule->family = family;
 	if ((rtb[PACER_RULE_A_SRC] &&
 	     rule_decode_prefix(rtb[PACER_RULE_A_SRC],
 				rtb[PACER_RULE_A_SRC_PLEN], family,
@@ -489,8 +573,10 @@ int pacer_rule_decode(struct nlmsghdr *nlh, struct pacer_msg_dev *dev,
  * @rule: the rule; only the attributes it has are printed
  *
  * Text: "pref 1 src 10.0.0.0/8 dport 80 class 10 (matches 123)";
- * JSON: pref, src, dst, proto, sport, dport, mark, mark_mask, prio,
- * class, matches.
+ * JSON: pref, family, src, dst, proto, sport, dport, mark, mark_mask,
+ * prio, class, matches.  The family is printed ("family inet6") only
+ * where no src or dst shows it: for a rule that matches every packet of
+ * one family, whatever its addresses.
  */
 void pacer_rule_print(const struct pacer_rule_info *rule)
 {
@@ -500,6 +586,14 @@ void pacer_rule_print(const struct pacer_rule_info *rule)
 
 #define HAS(attr) (has & PACER_BIT(PACER_RULE_A_##attr))
 	print_uint(PRINT_ANY, "pref", "pref %u", rule->pref);
+	if (HAS(FAMILY) && !HAS(SRC) && !HAS(DST)) {
+		name = family_name(rule->family);
+		if (name)
+			print_string(PRINT_ANY, "family", " family %s", name);
+		else
+			print_uint(PRINT_ANY, "family", " family %u",
+				   rule->family);
+	}
 	if (HAS(SRC))
 		print_string(PRINT_ANY, "src", " src %s",
 			     format_prefix(buf, sizeof(buf), &rule->src));

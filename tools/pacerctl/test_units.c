@@ -173,6 +173,21 @@ static void proto(const char *str, const char *want, int want_err)
 		parse_case("proto", str, err, buf, want);
 }
 
+static void family(const char *str, const char *want, int want_err)
+{
+	uint8_t v = 0;
+	char buf[PARSE_BUF_LEN] = "";
+	int err = parse_family(str, &v);
+
+	if (!err)
+		snprintf(buf, sizeof(buf), "%s",
+			 v == AF_INET ? "AF_INET" : v == AF_INET6 ? "AF_INET6" : "?");
+	if (want_err)
+		parse_reject("family", str, err, want_err, buf);
+	else
+		parse_case("family", str, err, buf, want);
+}
+
 static void integer(const char *str, int64_t min, int64_t max,
 		    const char *want, int want_err)
 {
@@ -322,6 +337,19 @@ static void test_parse(void)
 	text("proto_name 6", proto_name(6), "tcp");
 	text("proto_name 47", proto_name(47) ? proto_name(47) : "(null)",
 	     "(null)");
+
+	family("inet", "AF_INET", 0);
+	family("inet6", "AF_INET6", 0);
+	family("INET6", "AF_INET6", 0);
+	family("ipx", NULL, -EINVAL);
+	family("ipv4", NULL, -EINVAL);
+	family("inet4", NULL, -EINVAL);
+	family("2", NULL, -EINVAL);
+	family("", NULL, -EINVAL);
+	text("family_name AF_INET", family_name(AF_INET), "inet");
+	text("family_name AF_INET6", family_name(AF_INET6), "inet6");
+	text("family_name AF_UNIX",
+	     family_name(AF_UNIX) ? family_name(AF_UNIX) : "(null)", "(null)");
 }
 
 int main(void)
