@@ -12,9 +12,10 @@
 # the slowest rate (1kbit, whose default burst is 1000 s at rate) and an
 # unlimited class other than 0; rules of every kind, IPv4 and IPv6: src,
 # dst, both, proto with sport and dport ranges and single ports, mark with
-# and without a mask, prio both ways, a rule matching everything, prefs
-# given and chosen by the kernel; an attach on ingress and one on egress
-# with a pref.  Traffic runs first, so that counters are not zero.
+# and without a mask, prio both ways, a family alone (every IPv6 packet)
+# and with proto and dport, a rule matching everything, prefs given and
+# chosen by the kernel; an attach on ingress and one on egress with a
+# pref.  Traffic runs first, so that counters are not zero.
 # Compared, before and after: "pacerctl -j dev show" (caps),
 # "pacerctl -j class show" and "-j rule show" without "matches" (so
 # without counters), tc's qdiscs and filters on both veths (JSON, without
@@ -61,6 +62,8 @@ rule add dev pacer0 pref 18 mark 7 class 13
 rule add dev pacer0 pref 19 prio 1:10 class 14
 rule add dev pacer0 pref 20 prio 5 class 65535
 rule add dev pacer0 proto icmp class 0
+rule add dev pacer0 pref 22 family inet6 class 15
+rule add dev pacer0 pref 23 family inet proto udp dport 53 class 11
 rule add dev pacer0 pref 1000 class 0
 attach dev pacer0 ingress vethB
 attach dev pacer0 egress vethB pref 100
@@ -124,7 +127,21 @@ check_eq "before: pacer0's caps" \
 	"pacer0 100 200 33554432"
 check_eq "counters are not zero before the dump (class 10 rx_packets > 0)" \
 	"$(pc "$NS_B" -j -s class show dev pacer0 id 10 | jq '.[0].stats.rx_packets > 0')" true
-check_eq "rules before" "$(jq length "$TMPD/before/rules")" 13
+check_eq "rules before" "$(jq length "$TMPD/before/rules")" 15
+# rule_text PREF: "rule show"'s line of rule PREF, without its counter.
+rule_text() {
+	pc "$NS_B" rule show dev pacer0 | grep "^pref $1 " | sed 's/ (matches [0-9]*)$//'
+}
+check_eq "before: a family alone shows as such, not as a catch-all" \
+	"$(rule_text 22)" "pref 22 family inet6 class 15"
+check_eq "before: a family with proto and dport" \
+	"$(rule_text 23)" "pref 23 family inet proto udp dport 53 class 11"
+check_eq "before: JSON family of prefs 22 and 23" \
+	"$(jq -r '.[] | select(.pref == 22 or .pref == 23) | .family' "$TMPD/before/rules" | words)" \
+	"inet6 inet"
+check_eq "before: no JSON family where a prefix carries it (pref 13, src 2001:db8:31::/48)" \
+	"$(jq -r '.[] | select(.pref == 13) | "\(has("family")) \(.src)"' "$TMPD/before/rules")" \
+	"false 2001:db8:31::/48"
 check_eq "classes before" "$(jq length "$TMPD/before/classes")" 8
 # An automatic limit is 4 x (target + rtt/2), at least 100 ms.
 check_eq "class 10: limit 50ms, not automatic" \
@@ -148,7 +165,13 @@ check_ok "dump" pc "$NS_B" dump dev pacer0
 cp "$TMPD/out" "$TMPD/pacer0.conf"
 sed 's/^/    | /' "$TMPD/pacer0.conf"
 check_eq "dump: one line per cap set, class, rule, attach (+1 comment, +1 for class 13)" \
-	"$(wc -l <"$TMPD/pacer0.conf")" $((1 + 1 + 8 + 1 + 13 + 2))
+	"$(wc -l <"$TMPD/pacer0.conf")" $((1 + 1 + 8 + 1 + 15 + 2))
+check_eq "dump: pref 22 keeps its family (not a catch-all)" \
+	"$(grep '^rule add dev pacer0 pref 22 ' "$TMPD/pacer0.conf")" \
+	"rule add dev pacer0 pref 22 family inet6 class 15"
+check_eq "dump: pref 23 keeps its family" \
+	"$(grep '^rule add dev pacer0 pref 23 ' "$TMPD/pacer0.conf")" \
+	"rule add dev pacer0 pref 23 family inet proto 17 dport 53 class 11"
 check_eq "dump: class 15's limit is \"limit auto\"" \
 	"$(grep -c '^class add dev pacer0 id 15 .* limit auto ' "$TMPD/pacer0.conf")" 1
 check_eq "dump: class 11 (1kbit) has its default burst left out" \
@@ -181,6 +204,8 @@ else
 	check_eq "the second dump is the first" differs same
 	diff "$TMPD/pacer0.conf" "$TMPD/out" | head -n 20
 fi
+check_eq "restored: pref 22 is family inet6 alone" \
+	"$(rule_text 22)" "pref 22 family inet6 class 15"
 check_eq "pings through the restored pacer0" \
 	"$(ip netns exec "$NS_A" ping -n -q -c 5 -i 0.05 -W 2 10.0.31.2 | sed -n 's/.* \([0-9]*\) received.*/\1/p')" 5
 check_eq "the restored rule 10 classifies them (class 10 rx_packets)" \
@@ -190,5 +215,21 @@ step "dump's errors"
 check_fail "no dev" 2 '"dev DEV" is required' pc "$NS_B" dump
 check_fail "no such device" 1 'device "pacer9" does not exist' pc "$NS_B" dump dev pacer9
 check_fail "not a pacer device" 1 'device "vethB" is not a pacer device' pc "$NS_B" dump dev vethB
+
+step "rule add family: other words and contradicting prefixes are refused"
+check_fail "family ipx" 2 'invalid family "ipx": expected inet (IPv4) or inet6 (IPv6)' \
+	pc "$NS_B" rule add dev pacer0 family ipx class 0
+check_fail "family inet with an IPv6 src" 2 \
+	'family "inet" and src "2001:db8::/32" are of different families: family inet takes IPv4 prefixes only' \
+	pc "$NS_B" rule add dev pacer0 family inet src 2001:db8::/32 class 0
+check_fail "family inet6 with an IPv4 dst" 2 \
+	'family "inet6" and dst "192.0.2.1" are of different families: family inet6 takes IPv6 prefixes only' \
+	pc "$NS_B" rule add dev pacer0 family inet6 dst 192.0.2.1 class 0
+check_eq "none of them was added" "$(pc "$NS_B" -j rule show dev pacer0 | jq length)" 15
+# The kernel takes a family that its prefix shares: the prefix shows it.
+check_ok "family inet with an IPv4 src" \
+	pc "$NS_B" rule add dev pacer0 pref 500 family inet src 198.18.0.0/15 class 0
+check_eq "... shows as its src alone" "$(rule_text 500)" "pref 500 src 198.18.0.0/15 class 0"
+check_ok "... and is deleted" pc "$NS_B" rule del dev pacer0 pref 500
 
 ksft_exit
