@@ -233,6 +233,28 @@ ifb_mq_spread() {
 	esac
 }
 
+# on_path M WANT WHAT [CLASS]: the premise of WHAT's row: M's device
+# re-injected at least the WANT packets of the traffic that the receiving
+# IP layer counted (for pacer the class of the sender's rule did, CLASS,
+# default 1), and WANT is not 0.  A redirect that went nowhere, or a rule
+# that matched nothing (the traffic in class 0), would measure no method.
+on_path() {
+	local m=$1 want=$2 what=$3 got
+
+	[ "$want" -gt 0 ] || die "$what, $m: no packet of the traffic arrived"
+	case "$m" in
+	none) return 0 ;;
+	pacer)
+		class_snap "$NS_R" pacer0 "${4:-1}" ONP
+		got=$(val ONP tx_packets)
+		;;
+	pacer-default) got=$(pacer_stat "$NS_R" pacer0 tx_packets) ;;
+	*) got=$(link_stat "$NS_R" ifb0 tx_packets) ;;
+	esac
+	is_uint "$got" && [ "$got" -ge "$want" ] ||
+		die "$what, $m: re-injected \"$got\" packets, fewer than the $want that arrived: not on the path"
+}
+
 # rules_batch N RATE: a pacerctl batch of N /32 rules (sources 10.100.x.y
 # and, last, the sender), one class per rule up to 10,000 and then
 # shared; the sender's class (the last) at RATE, the others at 10 Mbit/s.
@@ -281,7 +303,8 @@ pktgen_threads() {
 }
 
 # flood_window: FLOOD_PPS, what arrived at R's IP layer per second over
-# PPS_SECS, after a second of warm-up, a flood just started.
+# PPS_SECS, after a second of warm-up, a flood just started; FLOOD_IN,
+# how many packets that was.
 flood_window() {
 	local in0 in1 t0 t1
 
@@ -289,16 +312,20 @@ flood_window() {
 	in0=$(ip_in) t0=$(now_ms)
 	sleep "$PPS_SECS"
 	in1=$(ip_in) t1=$(now_ms)
-	FLOOD_PPS=$(((in1 - in0) * 1000 / (t1 - t0)))
+	FLOOD_IN=$((in1 - in0))
+	FLOOD_PPS=$((FLOOD_IN * 1000 / (t1 - t0)))
 }
 
-# pktgen_rate: FLOOD_PPS (flood_window) with pktgen flat out.
+# pktgen_rate: FLOOD_PPS (flood_window) with pktgen flat out; pktgen's
+# start returns only once its threads stop, so it must still be running
+# when the window ends, or the window measured a flood that had ended.
 pktgen_rate() {
 	local gen
 
 	bg ip netns exec "$NS_S" sh -c 'echo start >/proc/net/pktgen/pgctrl'
 	gen=$BGPID
 	flood_window
+	! not_running "$gen" || die "pktgen stopped before the window ended"
 	ip netns exec "$NS_S" sh -c 'echo stop >/proc/net/pktgen/pgctrl' || true
 	wait_exit "$gen" 20 || die "pktgen did not stop"
 }
@@ -338,7 +365,9 @@ tcp_rate() {
 		[ "$EXIT_STATUS" = 0 ] ||
 			die "iperf3 flow $i failed: $(jq -r .error "$TMPD/tcp-$i.json" 2>/dev/null)"
 		bps=$(iperf_rx_bps "$TMPD/tcp-$i.json" 1 "$secs")
-		[ "$bps" = none ] && bps=0
+		# A flow without a figure is not a flow that carried nothing.
+		[ "$bps" != none ] ||
+			die "iperf3 flow $i: the receiver reported no interval in 1-$secs s"
 		total=$((total + bps))
 		i=$((i + 1))
 	done
@@ -377,10 +406,12 @@ kmem() {
 # (at RTT_MS: the netem of rtt_on in place).
 run_tcp() {
 	local m=$1 flows=$2 round=$3 w=$4 secs=$TCP_SECS to=$R_ADDR spread=$2
-	local fwd0 fwd1 at=''
+	local fwd0 fwd1 at='' rx_ns=$NS_R in0 in1
 
 	case "$w" in
-	tcp-fwd) to=$D_ADDR ;;
+	# D's IP layer counts only what R forwarded from S, through the
+	# method (R's forwarding counter has D's ACKs too).
+	tcp-fwd) to=$D_ADDR rx_ns=$NS_D ;;
 	tcp-rtt)
 		secs=$RTT_SECS at=" at $RTT_MS ms"
 		# Through netem a packet arrives on either CPU.
@@ -388,10 +419,13 @@ run_tcp() {
 		;;
 	esac
 	method_on "$m" 10gbit
+	snmp_var in0 "$rx_ns" IpInReceives
 	fwd0=$(snmp_counter "$NS_R" IpForwDatagrams)
 	tcp_rate "$flows" "$secs" "$to"
 	fwd1=$(snmp_counter "$NS_R" IpForwDatagrams)
+	snmp_var in1 "$rx_ns" IpInReceives
 	ifb_mq_spread "$m" "$spread"
+	on_path "$m" $((in1 - in0)) "$w, $flows flow(s)"
 	method_off
 	# The premise of each: the flows went through R, ended there or not.
 	if [ "$w" = tcp-fwd ]; then
@@ -409,6 +443,7 @@ run_pps() {
 	method_on "$m" 10gbit
 	pktgen_rate
 	ifb_mq_spread "$m" "$cpus"
+	on_path "$m" "$FLOOD_IN" "pps from $cpus CPU(s)"
 	method_off
 	emit pps "$m" "${cpus}cpu" "$round" "$FLOOD_PPS" pkt/s
 	log "# round $round: pktgen from $cpus CPU(s), $m: $FLOOD_PPS pkt/s"
@@ -420,6 +455,7 @@ run_sock() {
 	method_on "$m" 10gbit
 	sock_rate "$cpus"
 	ifb_mq_spread "$m" "$cpus"
+	on_path "$m" "$FLOOD_IN" "sock from $cpus CPU(s)"
 	method_off
 	emit sock "$m" "${cpus}cpu" "$round" "$FLOOD_PPS" pkt/s
 	log "# round $round: udp_flood from $cpus CPU(s), $m: $FLOOD_PPS pkt/s"
@@ -432,6 +468,8 @@ run_rules() {
 	method_on pacer 10gbit "$n"
 	t1=$(now_ms)
 	pktgen_rate
+	# The sender's rule is the last; its class the last too (rules_batch).
+	on_path pacer "$FLOOD_IN" "$n rules" $((n < 10000 ? n : 10000))
 	method_off
 	emit rules pacer "$n" "$round" "$FLOOD_PPS" pkt/s
 	emit rules-setup pacer "$n" "$round" $((t1 - t0)) ms
@@ -443,6 +481,7 @@ run_rules() {
 run_rules_ifb() {
 	method_on ifb 10gbit
 	pktgen_rate
+	on_path ifb "$FLOOD_IN" "pps beside the rules"
 	method_off
 	emit rules ifb 0 "$1" "$FLOOD_PPS" pkt/s
 	log "# round $1: pktgen through ifb, beside the rules: $FLOOD_PPS pkt/s"
