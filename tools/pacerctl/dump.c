@@ -184,7 +184,7 @@ void pacer_rule_dump(const char *ifname, const struct pacer_rule_info *rule)
 
 #define HAS(attr) (rule->has & PACER_BIT(PACER_RULE_A_##attr))
 	printf("rule add dev %s pref %u", ifname, rule->pref);
-	if (HAS(FAMILY) && !HAS(SRC) && !HAS(DST)) {
+	if (pacer_rule_lone_family(rule)) {
 		family = family_name(rule->family);
 		if (family)
 			printf(" family %s", family);

@@ -205,6 +205,7 @@ int pacer_rule_parse_add(int argc, char **argv, const char **ifname,
 int pacer_rule_put(struct nl_msg *msg, const struct pacer_rule_info *rule);
 int pacer_rule_decode(struct nlmsghdr *nlh, struct pacer_msg_dev *dev,
 		      struct pacer_rule_info *rule);
+bool pacer_rule_lone_family(const struct pacer_rule_info *rule);
 void pacer_rule_print(const struct pacer_rule_info *rule);
 
 /* dump.c */

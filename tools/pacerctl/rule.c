@@ -569,6 +569,23 @@ int pacer_rule_decode(struct nlmsghdr *nlh, struct pacer_msg_dev *dev,
 /* ---- output ----------------------------------------------------------- */
 
 /**
+ * pacer_rule_lone_family() - whether a rule's family is shown on its own
+ * @rule: the rule
+ *
+ * A src or dst shows the rule's family; without either, a rule with a
+ * family matches every packet of it, and "rule show" and "dump" must say
+ * which, or it reads as a rule that matches every packet.
+ *
+ * Return: true if "family" is to be printed.
+ */
+bool pacer_rule_lone_family(const struct pacer_rule_info *rule)
+{
+	return (rule->has & PACER_BIT(PACER_RULE_A_FAMILY)) &&
+	       !(rule->has & (PACER_BIT(PACER_RULE_A_SRC) |
+			      PACER_BIT(PACER_RULE_A_DST)));
+}
+
+/**
  * pacer_rule_print() - print a rule's attributes
  * @rule: the rule; only the attributes it has are printed
  *
@@ -586,7 +603,7 @@ void pacer_rule_print(const struct pacer_rule_info *rule)
 
 #define HAS(attr) (has & PACER_BIT(PACER_RULE_A_##attr))
 	print_uint(PRINT_ANY, "pref", "pref %u", rule->pref);
-	if (HAS(FAMILY) && !HAS(SRC) && !HAS(DST)) {
+	if (pacer_rule_lone_family(rule)) {
 		name = family_name(rule->family);
 		if (name)
 			print_string(PRINT_ANY, "family", " family %s", name);
