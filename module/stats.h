@@ -191,6 +191,12 @@ static inline void pacer_class_stats_rx(struct pacer_class_stats *st,
 	st->rx_bytes += len;
 }
 
+/* Add @ns to a sum kept in us (@us) and the ns short of one (@rem). */
+static inline void pacer_delay_add(u64 *us, u32 *rem, u64 ns)
+{
+	*us += div_u64_rem(*rem + ns, NSEC_PER_USEC, rem);
+}
+
 static inline void pacer_class_stats_tx(struct pacer_class_stats *st,
 					unsigned int len, bool delayed,
 					u64 sojourn)
@@ -201,8 +207,7 @@ static inline void pacer_class_stats_tx(struct pacer_class_stats *st,
 		st->delayed_packets++;
 		st->delayed_bytes += len;
 	}
-	st->delay_us_total += div_u64_rem(st->delay_ns_rem + sojourn,
-					  NSEC_PER_USEC, &st->delay_ns_rem);
+	pacer_delay_add(&st->delay_us_total, &st->delay_ns_rem, sojourn);
 	if (sojourn > st->delay_ns_max)
 		st->delay_ns_max = sojourn;
 	st->hist[pacer_hist_bucket(sojourn)]++;
@@ -229,11 +234,9 @@ static inline void pacer_class_stats_add(struct pacer_class_stats *sum,
 	sum->tx_bytes += st->tx_bytes;
 	sum->delayed_packets += st->delayed_packets;
 	sum->delayed_bytes += st->delayed_bytes;
-	sum->delay_us_total += st->delay_us_total +
-			       (sum->delay_ns_rem + st->delay_ns_rem) /
-			       NSEC_PER_USEC;
-	sum->delay_ns_rem = (sum->delay_ns_rem + st->delay_ns_rem) %
-			    NSEC_PER_USEC;
+	sum->delay_us_total += st->delay_us_total;
+	pacer_delay_add(&sum->delay_us_total, &sum->delay_ns_rem,
+			st->delay_ns_rem);
 	sum->delay_ns_max = max(sum->delay_ns_max, st->delay_ns_max);
 	for (i = 0; i < PACER_HIST_BUCKETS; i++)
 		sum->hist[i] += st->hist[i];
