@@ -42,8 +42,8 @@ load_pacer
 check_eq "lsmod lists pacer after modprobe" "$(lsmod_has pacer && echo yes)" yes
 version=$(modinfo -F version pacer)
 # tools/version: the release, and the commit it was built from in git.
-check_eq "modinfo version $version is MAJOR.MINOR.PATCH[+gCOMMIT][+dirty]" \
-	"$(echo "$version" | grep -cE '^[0-9]+\.[0-9]+\.[0-9]+(\+g[0-9a-f]+)?(\+dirty)?$')" 1
+check_eq "modinfo version $version is MAJOR.MINOR.PATCH[+COUNT.gCOMMIT][+dirty]" \
+	"$(echo "$version" | grep -cE '^[0-9]+\.[0-9]+\.[0-9]+(\+[0-9]+\.g[0-9a-f]+)?(\+dirty)?$')" 1
 check_eq "pacerctl -V names the module's version" \
 	"$(pacerctl -V | grep -cF "$version")" 1
 
