@@ -108,11 +108,13 @@ struct stats_derived {
  * The PCT-th percentile: the upper bound (in us) of the first bucket
  * where the cumulative count reaches PCT % of all; for the last bucket,
  * which has no bound, the longest sojourn, rounded up to the microsecond.
+ * The counts are 64-bit: in 128 bits, the sum and the products with 100
+ * and PCT do not wrap (they would from 2^64 / 100 packets).
  */
 static uint64_t stats_quantile_us(const struct pacer_class_stats *st,
 				  unsigned int pct)
 {
-	uint64_t total = 0, cum = 0;
+	unsigned __int128 total = 0, cum = 0;
 	int i;
 
 	for (i = 0; i < PACER_HIST_BUCKETS; i++)
