@@ -12,8 +12,9 @@
  * (bit, bytes, us), and defaults explicitly, but for a burst that is the
  * default of its rate: that one is left out, so that the restored class
  * keeps a burst that follows its rate (and at 1kbit the default, 1000 s
- * at rate, is one more than "burst" may be given).  Names are quoted as
- * "pacerctl -b" reads them back.
+ * at rate, is one more than "burst" may be given).  Class names are
+ * quoted as "pacerctl -b" reads them back, and so are device names that
+ * have a quote or start with '#'.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -56,6 +57,44 @@ struct dump_ctx {
 	unsigned int n_warned;
 };
 
+/* A name in double quotes, as batch_split() reads it back. */
+static void dump_quoted(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", stdout);
+		else if (*s == '\t')
+			fputs("\\t", stdout);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+/*
+ * A device's name as one word that batch_split() reads back: as it is,
+ * unless it has what would start a quote or a comment there.  A name
+ * may hold any byte but '/', ':' and white space (dev_valid_name()):
+ * "p\"0", "p'0" and "#p0" are all device names.
+ */
+static void dump_word(const char *s)
+{
+	if (*s == '#' || strpbrk(s, "\"'"))
+		dump_quoted(s);
+	else
+		fputs(s, stdout);
+}
+
+/* "OBJECT COMMAND dev DEV", the start of a line about device @ifname. */
+static void dump_start(const char *what, const char *ifname)
+{
+	printf("%s dev ", what);
+	dump_word(ifname);
+}
+
 static int dump_on_dev(struct nl_msg *msg, void *arg)
 {
 	struct nlattr *tb[PACER_A_MAX + 1];
@@ -65,10 +104,12 @@ static int dump_on_dev(struct nl_msg *msg, void *arg)
 	if (pacer_msg_parse(nlmsg_hdr(msg), tb, &dev))
 		return -EBADMSG;
 	ctx->ifindex = dev.ifindex;
-	if (tb[PACER_A_MAX_CLASSES] && tb[PACER_A_MAX_RULES])
-		printf("dev set dev %s max_classes %u max_rules %u",
-		       ctx->ifname, nla_get_u32(tb[PACER_A_MAX_CLASSES]),
+	if (tb[PACER_A_MAX_CLASSES] && tb[PACER_A_MAX_RULES]) {
+		dump_start("dev set", ctx->ifname);
+		printf(" max_classes %u max_rules %u",
+		       nla_get_u32(tb[PACER_A_MAX_CLASSES]),
 		       nla_get_u32(tb[PACER_A_MAX_RULES]));
+	}
 	if (tb[PACER_A_MAX_MEMORY])
 		printf(" max_memory %u", nla_get_u32(tb[PACER_A_MAX_MEMORY]));
 	putchar('\n');
@@ -95,23 +136,6 @@ static uint64_t dump_default_burst(uint64_t rate, uint8_t gso)
 	if (at1000s > UINT32_MAX)
 		at1000s = UINT32_MAX;
 	return burst < at1000s ? burst : at1000s;
-}
-
-/* A name in double quotes, as batch_split() reads it back. */
-static void dump_quoted(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if (*s == '\n')
-			fputs("\\n", stdout);
-		else if (*s == '\t')
-			fputs("\\t", stdout);
-		else
-			putchar(*s);
-	}
-	putchar('"');
 }
 
 /* The attributes of a class, after "class add|change dev DEV id N". */
@@ -154,15 +178,19 @@ static int dump_on_class(struct nl_msg *msg, void *arg)
 	if (pacer_class_decode(nlmsg_hdr(msg), &dev, &c))
 		return -EBADMSG;
 	if (c.id == PACER_CLASS_DEFAULT) {
-		printf("class change dev %s id 0", ctx->ifname);
+		dump_start("class change", ctx->ifname);
+		printf(" id 0");
 		dump_class_attrs(&c, true);
 	} else if (c.rate) {
-		printf("class add dev %s id %u", ctx->ifname, c.id);
+		dump_start("class add", ctx->ifname);
+		printf(" id %u", c.id);
 		dump_class_attrs(&c, true);
 	} else {
 		/* "add" takes a rate; "change" may make it unlimited. */
-		printf("class add dev %s id %u rate 1kbit\n", ctx->ifname, c.id);
-		printf("class change dev %s id %u rate 0", ctx->ifname, c.id);
+		dump_start("class add", ctx->ifname);
+		printf(" id %u rate 1kbit\n", c.id);
+		dump_start("class change", ctx->ifname);
+		printf(" id %u rate 0", c.id);
 		dump_class_attrs(&c, false);
 	}
 	putchar('\n');
@@ -183,7 +211,8 @@ void pacer_rule_dump(const char *ifname, const struct pacer_rule_info *rule)
 	const char *family;
 
 #define HAS(attr) (rule->has & PACER_BIT(PACER_RULE_A_##attr))
-	printf("rule add dev %s pref %u", ifname, rule->pref);
+	dump_start("rule add", ifname);
+	printf(" pref %u", rule->pref);
 	if (pacer_rule_lone_family(rule)) {
 		family = family_name(rule->family);
 		if (family)
@@ -275,8 +304,10 @@ static int dump_on_attach(const char *ifname, bool ingress, uint32_t block,
 			ifname, side, ctx->ifname, where);
 		return 0;
 	}
-	printf("attach dev %s %s %s pref %u\n", ctx->ifname, side, ifname,
-	       pref);
+	dump_start("attach", ctx->ifname);
+	printf(" %s ", side);
+	dump_word(ifname);
+	printf(" pref %u\n", pref);
 	return 0;
 }
 
