@@ -166,21 +166,23 @@ static int out_of_range(const char *kw, const char *value, const char *range)
 
 /**
  * pacer_class_parse_id() - parse a class id
+ * @kw: the keyword it was given with, for messages ("id", or "class" in
+ *	"rule add")
  * @value: the text, 0 to 65535
  * @id: the id
  *
  * Return: 0, or EXIT_USAGE (explained).
  */
-int pacer_class_parse_id(const char *value, uint16_t *id)
+int pacer_class_parse_id(const char *kw, const char *value, uint16_t *id)
 {
 	uint64_t v;
 	int err = parse_uint(value, 10, PACER_CLASS_ID_MAX, &v);
 
 	if (err == -EINVAL)
-		return pacer_usage_error("invalid id \"%s\": expected a class id from 0 to %u",
-					 value, PACER_CLASS_ID_MAX);
+		return pacer_usage_error("invalid %s \"%s\": expected a class id from 0 to %u",
+					 kw, value, PACER_CLASS_ID_MAX);
 	if (err)
-		return out_of_range("id", value, "0 to 65535");
+		return out_of_range(kw, value, "0 to 65535");
 	*id = v;
 	return 0;
 }
@@ -194,7 +196,7 @@ static int class_parse_dev(const char *value, struct class_args *a)
 static int class_parse_id(const char *value, struct class_args *a)
 {
 	a->cls.has |= PACER_BIT(PACER_CLASS_A_ID);
-	return pacer_class_parse_id(value, &a->cls.id);
+	return pacer_class_parse_id("id", value, &a->cls.id);
 }
 
 /*

@@ -182,7 +182,7 @@ int pacer_class_decode(struct nlmsghdr *nlh, struct pacer_msg_dev *dev,
 void pacer_class_print_config(const struct pacer_class_info *cls);
 int pacer_class_show(int argc, char **argv, const struct pacer_opts *opts,
 		     const char *command);
-int pacer_class_parse_id(const char *value, uint16_t *id);
+int pacer_class_parse_id(const char *kw, const char *value, uint16_t *id);
 
 /* stats.c */
 int pacer_class_stats_decode(struct nlattr *nest, struct pacer_class_stats *st);

@@ -159,9 +159,8 @@ static int rule_parse_pref(const char *kw, const char *value,
 static int rule_parse_class(const char *kw, const char *value,
 			    struct rule_args *a)
 {
-	(void)kw;
 	a->rule.has |= PACER_BIT(PACER_RULE_A_CLASS);
-	return pacer_class_parse_id(value, &a->rule.class_id);
+	return pacer_class_parse_id(kw, value, &a->rule.class_id);
 }
 
 static int rule_parse_family(const char *kw, const char *value,

@@ -404,7 +404,7 @@ static int stats_reset_parse(int argc, char **argv,
 			if (a->cls.has)
 				return pacer_duplicate_arg("id");
 			ret = pacer_next_value(&argc, &argv) ?:
-			      pacer_class_parse_id(*argv, &a->cls.id);
+			      pacer_class_parse_id("id", *argv, &a->cls.id);
 			if (ret)
 				return ret;
 			a->cls.has = PACER_BIT(PACER_CLASS_A_ID);

@@ -432,6 +432,10 @@ int main(void)
 		"\"family\" is given twice");
 	refused("dev pacer0 class 10 family", "\"family\" needs a value");
 	refused("dev pacer0 pref 5 family inet", "needs \"class ID\"");
+	refused("dev pacer0 class 65536",
+		"class \"65536\" is out of range: expected 0 to 65535");
+	refused("dev pacer0 class ten",
+		"invalid class \"ten\": expected a class id from 0 to 65535");
 
 	/* rules as the kernel reports them */
 	reported("family inet6 alone",
