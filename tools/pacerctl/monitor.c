@@ -505,14 +505,24 @@ static void monitor_on_signal(int sig)
 	monitor_stop = 1;
 }
 
-/* SIGINT and SIGTERM end the loop (poll() returns EINTR), exit status 0. */
-static void monitor_signals(void)
+/*
+ * SIGINT and SIGTERM end the loop (poll() returns EINTR), exit status 0.
+ * What they did before is kept in @old, for monitor_signals_restore().
+ */
+static void monitor_signals(struct sigaction old[2])
 {
 	struct sigaction sa = { .sa_handler = monitor_on_signal };
 
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, &old[0]);
+	sigaction(SIGTERM, &sa, &old[1]);
+}
+
+/* SIGINT and SIGTERM as they were before monitor_signals(). */
+static void monitor_signals_restore(const struct sigaction old[2])
+{
+	sigaction(SIGINT, &old[0], NULL);
+	sigaction(SIGTERM, &old[1], NULL);
 }
 
 /* Until stopped: events as they come, and with -s a sample every second. */
@@ -590,6 +600,7 @@ static int monitor_setup(struct monitor *m)
 int do_monitor(int argc, char **argv, const struct pacer_opts *opts)
 {
 	struct monitor m = { .opts = opts };
+	struct sigaction old[2];
 	int ret;
 
 	ret = monitor_parse(argc, argv, opts, &m.args);
@@ -602,9 +613,17 @@ int do_monitor(int argc, char **argv, const struct pacer_opts *opts)
 		m.buf_len = MONITOR_BUF_LEN;
 		ret = m.buf ? 0 : pacer_fail("out of memory");
 	}
+	/*
+	 * A batch (-b) may run monitor more than once, and other commands
+	 * after it: each monitor starts with monitor_stop clear (the last
+	 * one's "count N" left it set, and the next would stop at once), and
+	 * the signals go back to ending pacerctl once it is done.
+	 */
 	if (!ret) {
-		monitor_signals();
+		monitor_stop = 0;
+		monitor_signals(old);
 		ret = monitor_loop(&m);
+		monitor_signals_restore(old);
 	}
 	free(m.buf);
 	free(m.prev.cls);
