@@ -729,8 +729,8 @@ int pacer_attach_list(uint32_t pacer_ifindex,
 					 scan.chains[k], scan.prefs[k], arg);
 		}
 	}
-	pnl_close(&nl);
 out:
+	pnl_close(&nl);	/* also a socket pnl_open_route() could not connect */
 	if_freenameindex(ifs);
 	return ret;
 }
