@@ -11,8 +11,7 @@
  * Values are written exactly, in base units
  * (bit, bytes, us), and defaults explicitly, but for a burst that is the
  * default of its rate: that one is left out, so that the restored class
- * keeps a burst that follows its rate (and at 1kbit the default, 1000 s
- * at rate, is one more than "burst" may be given).  Class names are
+ * keeps a burst that follows its rate, as it did.  Class names are
  * quoted as "pacerctl -b" reads them back, and so are device names that
  * have a quote or start with '#'.
  */
