@@ -103,12 +103,12 @@ static const struct pacerctl_cmd class_cmds[] = {
 };
 
 #define CLASS_OPTIONS \
-	"[ burst SIZE ] [ ceil RATE ] [ limit TIME|SIZE ] [ target TIME ] [ rtt TIME ] [ overhead N ] [ mpu N ] [ gso auto|split|keep ] [ name NAME ]"
+	"[ burst SIZE ] [ ceil RATE ] [ limit TIME|SIZE|auto ] [ target TIME ] [ rtt TIME ] [ overhead N ] [ mpu N ] [ gso auto|split|keep ] [ name NAME ]"
 
 static void class_usage(FILE *f)
 {
 	fputs("Usage: pacerctl class add dev DEV id ID rate RATE [ burst SIZE ] [ ceil RATE ]\n"
-	      "                          [ limit TIME|SIZE ] [ target TIME ] [ rtt TIME ]\n"
+	      "                          [ limit TIME|SIZE|auto ] [ target TIME ] [ rtt TIME ]\n"
 	      "                          [ overhead N ] [ mpu N ] [ gso auto|split|keep ]\n"
 	      "                          [ name NAME ]\n"
 	      "       pacerctl class change dev DEV id ID [ rate RATE ] [ burst SIZE ] ...\n"
