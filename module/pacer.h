@@ -47,9 +47,12 @@
 /*
  * Everything a user's request allocates: charged to the requester's memory
  * cgroup, and failing there with -ENOMEM rather than waking the cgroup's
- * OOM killer for a configuration request.
+ * OOM killer for a configuration request, or writing a warning and a stack
+ * trace to the kernel log (vmalloc's, for a flow table): the requester is
+ * told, the cgroup counts it in memory.events, and a tenant at its limit
+ * must not be able to fill the log.
  */
-#define PACER_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL)
+#define PACER_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
 /*
  * Module parameters.  max_classes and max_rules are each device's default
