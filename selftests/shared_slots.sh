@@ -142,6 +142,16 @@ overflow_after=$(awk -v from="$flood_end" '
 	}
 	END { print n + 0 }' "$TMPD/trace")
 log "class 2 released $overflow_after packets from its overflow flow after the flood"
+log "$(awk '/ pacer_release: / && / class=2 / {
+		for (i = 1; i <= NF; i++)
+			if (sub(/^sojourn_ns=/, "", $i)) {
+				v = $i + 0
+				n++; sum += v
+				if (v > max) max = v
+			}
+	}
+	END { printf "its overflow: %d packets, sojourn avg %d us, max %d us", n, n ? sum / n / 1000 : 0, max / 1000 }' "$TMPD/trace");" \
+	"the class: avg $(val T delay_avg_us) us, max $(($(val T delay_ns_max) / 1000)) us"
 check_eq "trace records lost (overrun)" "$(trace_overruns "$TRACEFS")" 0
 check_ge "premise: packets class 1 held as the first flows started (one a slot)" \
 	"$(val F1 backlog_packets)" 64
