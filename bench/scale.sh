@@ -476,8 +476,9 @@ run_rules() {
 	log "# round $round: pktgen through $n rules: $FLOOD_PPS pkt/s (set up in $((t1 - t0)) ms)"
 }
 
-# run_rules_ifb ROUND: the same flood through plain ifb, just before the
-# rule counts: their ratio to ifb, from figures a few seconds apart.
+# run_rules_ifb ROUND: the same flood through plain ifb, among the rule
+# counts (in turn with them, as methods are): their ratio to ifb, from
+# figures seconds apart, none of them always first.
 run_rules_ifb() {
 	method_on ifb 10gbit
 	pktgen_rate
@@ -602,9 +603,12 @@ for round in $(seq 1 "$ROUNDS"); do
 	done
 	if wants rules; then
 		pktgen_threads 1
-		run_rules_ifb "$round"
-		for n in $RULE_COUNTS; do
-			run_rules "$n" "$round"
+		for n in $(in_turn "$round" ifb $RULE_COUNTS); do
+			if [ "$n" = ifb ]; then
+				run_rules_ifb "$round"
+			else
+				run_rules "$n" "$round"
+			fi
 		done
 	fi
 	if wants fit; then
