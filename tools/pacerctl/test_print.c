@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "print.h"
+#include "test_json.h"
 #include "utf8.h"
 
 static int tests, failed;
@@ -24,26 +25,15 @@ static void ok(int cond, const char *what)
 	fprintf(tap, "%sok %d - %s\n", cond ? "" : "not ", tests, what);
 }
 
+static void print_name(const void *name)
+{
+	print_string(PRINT_ANY, "name", " name %s", name);
+}
+
 /* @name as a JSON member, as "class show -j" prints it; caller frees. */
 static char *json_of(const char *name)
 {
-	FILE *real = stdout;
-	char *text = NULL;
-	size_t len = 0;
-
-	stdout = open_memstream(&text, &len);
-	if (!stdout) {
-		stdout = real;
-		return NULL;
-	}
-	new_json_obj(true, false);
-	open_json_object(NULL);
-	print_string(PRINT_ANY, "name", " name %s", name);
-	close_json_object();
-	delete_json_obj();
-	fclose(stdout);
-	stdout = real;
-	return text;
+	return json_capture(print_name, name);
 }
 
 /* @bytes C-escaped, for the test's description. */

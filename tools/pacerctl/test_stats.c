@@ -14,27 +14,17 @@
 #include "objects.h"
 #include "print.h"
 #include "tap.h"
+#include "test_json.h"
+
+static void print_stats(const void *st)
+{
+	pacer_class_stats_print(st, 1);
+}
 
 /* What "class show -j -s" prints of @st; caller frees. */
 static char *json_of(const struct pacer_class_stats *st)
 {
-	FILE *real = stdout;
-	char *text = NULL;
-	size_t len = 0;
-
-	stdout = open_memstream(&text, &len);
-	if (!stdout) {
-		stdout = real;
-		return NULL;
-	}
-	new_json_obj(true, false);
-	open_json_object(NULL);
-	pacer_class_stats_print(st, 1);
-	close_json_object();
-	delete_json_obj();
-	fclose(stdout);
-	stdout = real;
-	return text;
+	return json_capture(print_stats, st);
 }
 
 /* The value of "@key": in @json, or UINT64_MAX if it is not there. */
