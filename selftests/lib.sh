@@ -28,6 +28,8 @@ RET=0			# becomes 1 at the first failed check
 FAILED=""		# the failed checks, one a line (their first line)
 NSES=""			# namespaces to delete on exit
 PIDS=""			# background processes to stop on exit
+PARAMS_SET=""		# module parameters module_param changed
+TRACE_RESTORE=""	# tracefs and what trace_release changed there
 STEP="start"		# what the script was doing, for the exit trap
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/pacer-test.XXXXXX")
 TEST_START=$(date +%s)	# each step says when it began, for slow runs
@@ -243,6 +245,32 @@ lsmod_has() {
 	lsmod | awk -v m="$1" '$1 == m { f = 1 } END { exit !f }'
 }
 
+# module_param NAME VALUE: set pacer.ko's parameter NAME; the value it had
+# before the test first set it comes back with module_param_restore NAME,
+# and when the test ends.
+module_param() {
+	case " $PARAMS_SET " in
+	*" $1 "*) ;;
+	*)
+		eval "PARAM_WAS_$1=\$(cat /sys/module/pacer/parameters/$1)" || return 1
+		PARAMS_SET="$PARAMS_SET $1"
+		;;
+	esac
+	echo "$2" >"/sys/module/pacer/parameters/$1"
+}
+
+module_param_restore() {
+	eval "echo \"\$PARAM_WAS_$1\"" >"/sys/module/pacer/parameters/$1"
+}
+
+_params_restore() {
+	local p
+
+	for p in $PARAMS_SET; do
+		module_param_restore "$p"
+	done
+}
+
 # load_pacer: modprobe pacer, or skip when this kernel has no pacer.ko.
 load_pacer() {
 	modprobe pacer 2>"$TMPD/modprobe.err" ||
@@ -315,6 +343,8 @@ _lib_cleanup() {
 		rc=$KSFT_FAIL
 	fi
 	command -v cleanup_test >/dev/null 2>&1 && cleanup_test
+	_trace_restore
+	_params_restore
 	for pid in $PIDS; do
 		kill "$pid" 2>/dev/null
 	done
@@ -698,6 +728,41 @@ tracefs_dir() {
 	if [ -d "$d/events" ]; then
 		echo "$d"
 	fi
+}
+
+# trace_release DIR FILTER: record pacer:pacer_release events that match
+# FILTER (tracefs's filter syntax) in tracefs DIR, from an emptied buffer
+# of 4 MiB a CPU, without task names: recording them turns the
+# sched_switch tracepoint on, one more patch of the kernel's text
+# (bench/bench.sh).  The event, its filter, the buffer's size and
+# record-cmd are put back when the test ends.
+trace_release() {
+	local ev=$1/events/pacer/pacer_release
+
+	[ -d "$ev" ] || die "pacer.ko has no tracepoint pacer:pacer_release ($ev)"
+	if [ -z "$TRACE_RESTORE" ]; then
+		TRACE_RESTORE="$1 $(cat "$1/buffer_size_kb" | cut -d' ' -f1)"
+		[ ! -f "$1/options/record-cmd" ] ||
+			TRACE_RESTORE="$TRACE_RESTORE $(cat "$1/options/record-cmd")"
+	fi
+	echo 0 >"$1/tracing_on"
+	[ ! -f "$1/options/record-cmd" ] || echo 0 >"$1/options/record-cmd"
+	echo 4096 >"$1/buffer_size_kb"
+	echo >"$1/trace"
+	echo "$2" >"$ev/filter"
+	echo 1 >"$ev/enable"
+	echo 1 >"$1/tracing_on"
+}
+
+# _trace_restore: tracefs as trace_release found it.
+_trace_restore() {
+	set -- $TRACE_RESTORE
+	[ $# -ge 2 ] || return 0
+	echo 0 >"$1/events/pacer/pacer_release/enable"
+	echo 0 >"$1/events/pacer/pacer_release/filter"
+	echo >"$1/trace"
+	echo "$2" >"$1/buffer_size_kb"
+	[ -z "${3:-}" ] || echo "$3" >"$1/options/record-cmd"
 }
 
 # trace_overruns DIR: records the trace buffer of tracefs DIR lost, all

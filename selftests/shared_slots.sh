@@ -46,7 +46,6 @@ TRACEFS=$(tracefs_dir)
 [ -n "$TRACEFS" ] || skip "no tracefs (CONFIG_EVENT_TRACING) in this kernel"
 FLOOD=$(dirname "$0")/udp_flood
 [ -x "$FLOOD" ] || die "$FLOOD is not built (make -C selftests)"
-PARAMS=/sys/module/pacer/parameters
 if [ "$IS_DEBUG" = 1 ]; then
 	SECS=8
 else
@@ -55,17 +54,6 @@ fi
 
 setup_ns NS_A NS_B
 load_pacer
-EVENT=$TRACEFS/events/pacer/pacer_release
-[ -d "$EVENT" ] || die "pacer.ko has no tracepoint pacer:pacer_release ($EVENT)"
-flows0=$(cat "$PARAMS/flows")
-buffer_kb=$(cat "$TRACEFS/buffer_size_kb")
-cleanup_test() {
-	echo "$flows0" >"$PARAMS/flows"
-	echo 0 >"$EVENT/enable"
-	echo 0 >"$EVENT/filter"
-	echo >"$TRACEFS/trace"
-	echo "${buffer_kb%% *}" >"$TRACEFS/buffer_size_kb"
-}
 
 veth_pair "$NS_A" vethA 10.0.44.1 "$NS_B" vethB 10.0.44.2
 # The flood's addresses are behind vethB: no neighbour to resolve.
@@ -82,9 +70,9 @@ path_capacity "$NS_A" 10.0.44.2
 fit_mbit MBIT 20
 
 step "pacer0 with 64 flow slots; class 1 (udp) 2 Mbit/s, class 2 (tcp) $MBIT Mbit/s"
-echo 64 >"$PARAMS/flows" || die "the flows parameter refused 64"
+module_param flows 64 || die "the flows parameter refused 64"
 pacer_add "$NS_B" pacer0
-echo "$flows0" >"$PARAMS/flows"
+module_param_restore flows
 redirect_ingress "$NS_B" vethB pacer0
 ifindex=$(ip -n "$NS_B" -j link show dev pacer0 | json_get 0.ifindex)
 pc "$NS_B" class add dev pacer0 id 1 name flood rate 2mbit
@@ -93,14 +81,7 @@ pc "$NS_B" rule add dev pacer0 proto udp class 1
 pc "$NS_B" rule add dev pacer0 proto tcp class 2
 
 # Only the overflow flows' releases: a few thousand records.
-echo 0 >"$TRACEFS/tracing_on"
-[ ! -f "$TRACEFS/options/record-cmd" ] ||
-	echo 0 >"$TRACEFS/options/record-cmd"
-echo 4096 >"$TRACEFS/buffer_size_kb"
-echo >"$TRACEFS/trace"
-echo "ifindex == $ifindex && flow == -1" >"$EVENT/filter"
-echo 1 >"$EVENT/enable"
-echo 1 >"$TRACEFS/tracing_on"
+trace_release "$TRACEFS" "ifindex == $ifindex && flow == -1"
 
 step "the flood for 3s, 8 TCP flows from 0.5s, 8 more once class 1 drained"
 class_snap "$NS_B" pacer0 1 F0

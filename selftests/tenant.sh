@@ -53,7 +53,6 @@ setup_ns NS
 load_pacer
 pacer_add "$NS" pacer0
 PARAMS=/sys/module/pacer/parameters
-flows0=$(cat "$PARAMS/flows")
 
 in_ns() {
 	ip netns exec "$NS" "$@"
@@ -173,7 +172,6 @@ TT=$(mktemp -d /tmp/pacer-tenant.XXXXXX)
 chmod 777 "$TT"
 cleanup_test() {
 	[ -z "${TNS:-}" ] || ip netns del "$TNS" 2>/dev/null
-	[ -z "${flows0:-}" ] || echo "$flows0" >"$PARAMS/flows"
 	rmdir "$TCG" 2>/dev/null
 	rm -rf "$TT"
 }
@@ -375,7 +373,7 @@ step "memory: under memory.max 8M the tenant runs out of memory, not of a cap"
 # reason.
 mem0=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
 rm -f "$TT/sampling" "$TT/devices"
-echo 8192 >"$PARAMS/flows"
+module_param flows 8192
 log_lines=$(dmesg | wc -l)
 touch "$TT/sampling"
 (
@@ -400,7 +398,7 @@ echo \"devices \$i error \$err\"
 $PEEK")
 rm -f "$TT/sampling"
 wait "$sampler"
-echo "$flows0" >"$PARAMS/flows"
+module_param_restore flows
 log "$out"
 created=$(field_of devices "$out")
 if [ -z "$created" ]; then

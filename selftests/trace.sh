@@ -30,8 +30,6 @@ SECS=3
 
 setup_ns NS_A NS_B
 load_pacer
-EVENT=$TRACEFS/events/pacer/pacer_release
-[ -d "$EVENT" ] || die "pacer.ko has no tracepoint pacer:pacer_release ($EVENT)"
 
 veth_pair "$NS_A" vethA 10.0.13.1 "$NS_B" vethB 10.0.13.2
 ns_sysctl "$NS_A" net/ipv4/tcp_ecn 1
@@ -49,25 +47,9 @@ step "class 1: $MBIT Mbit/s, target 1ms, rtt 10ms; the event on"
 pc "$NS_B" class add dev pacer0 id 1 name traced rate "${MBIT}mbit" target 1ms rtt 10ms
 pc "$NS_B" rule add dev pacer0 src 10.0.13.1/32 class 1
 wait_class_idle "$NS_B" pacer0 1
-# Room for every record of the run (about 5,000 of some 50 bytes) on
-# either CPU, whichever re-injects.
-buffer_kb=$(cat "$TRACEFS/buffer_size_kb")
-cleanup_test() {
-	echo 0 >"$EVENT/enable"
-	echo 0 >"$EVENT/filter"
-	echo >"$TRACEFS/trace"
-	echo "${buffer_kb%% *}" >"$TRACEFS/buffer_size_kb"
-}
-echo 0 >"$TRACEFS/tracing_on"
-# Task names are not needed, and recording them turns the sched_switch
-# tracepoint on: one more patch of the kernel's text (bench/bench.sh).
-[ ! -f "$TRACEFS/options/record-cmd" ] ||
-	echo 0 >"$TRACEFS/options/record-cmd"
-echo 4096 >"$TRACEFS/buffer_size_kb"
-echo >"$TRACEFS/trace"
-echo "ifindex == $ifindex && class_id == 1" >"$EVENT/filter"
-echo 1 >"$EVENT/enable"
-echo 1 >"$TRACEFS/tracing_on"
+# 4 MiB a CPU: room for every record of the run (about 5,000 of some 50
+# bytes) on either CPU, whichever re-injects.
+trace_release "$TRACEFS" "ifindex == $ifindex && class_id == 1"
 class_snap "$NS_B" pacer0 1 C0
 
 step "5 pings through the idle class, then ${SECS}s of ECN-capable TCP"
