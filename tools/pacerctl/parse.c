@@ -16,6 +16,29 @@
 
 #include "parse.h"
 
+/*
+ * An unsigned integer that ends at @stop ('\0': the end of @str), without
+ * copying it out first: however many leading zeros it has, it is read.
+ */
+static int parse_uint_to(const char *str, char stop, int base, uint64_t max,
+			 uint64_t *value)
+{
+	unsigned long long v;
+	char *end;
+
+	if (base == 16 ? !isxdigit((unsigned char)*str) :
+			 !isdigit((unsigned char)*str))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(str, &end, base);
+	if (*end != stop)
+		return -EINVAL;
+	if (errno == ERANGE || v > max)
+		return -ERANGE;
+	*value = v;
+	return 0;
+}
+
 /**
  * parse_uint() - parse an unsigned integer
  * @str: the text: digits only (no sign, no white space)
@@ -28,20 +51,7 @@
  */
 int parse_uint(const char *str, int base, uint64_t max, uint64_t *value)
 {
-	unsigned long long v;
-	char *end;
-
-	if (base == 16 ? !isxdigit((unsigned char)*str) :
-			 !isdigit((unsigned char)*str))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(str, &end, base);
-	if (*end)
-		return -EINVAL;
-	if (errno == ERANGE || v > max)
-		return -ERANGE;
-	*value = v;
-	return 0;
+	return parse_uint_to(str, '\0', base, max, value);
 }
 
 /**
@@ -169,22 +179,13 @@ int parse_ports(const char *str, uint16_t *min, uint16_t *max)
 {
 	const char *dash = strchr(str, '-');
 	uint64_t lo, hi;
-	char first[8];
-	size_t len;
 	int err;
 
 	if (!dash) {
 		err = parse_uint(str, 10, UINT16_MAX, &lo);
 		hi = lo;
 	} else {
-		len = dash - str;
-		/* Too long for a port: an overlong number, or not one. */
-		if (len >= sizeof(first))
-			return strspn(str, "0123456789") == len ? -ERANGE :
-								  -EINVAL;
-		memcpy(first, str, len);
-		first[len] = '\0';
-		err = parse_uint(first, 10, UINT16_MAX, &lo);
+		err = parse_uint_to(str, '-', 10, UINT16_MAX, &lo);
 		if (err == -EINVAL)
 			return err;
 		err = parse_uint(dash + 1, 10, UINT16_MAX, &hi) ?: err;
@@ -212,20 +213,13 @@ int parse_mark(const char *str, uint32_t *mark, uint32_t *mask)
 {
 	const char *slash = strchr(str, '/');
 	uint64_t v, m = UINT32_MAX;
-	char value[64];
-	size_t len;
 	int err;
 
 	if (slash) {
-		len = slash - str;
-		if (len >= sizeof(value))
-			return -EINVAL;
-		memcpy(value, str, len);
-		value[len] = '\0';
 		err = parse_uint(slash + 1, 0, UINT32_MAX, &m);
 		if (err == -EINVAL)
 			return err;
-		err = parse_uint(value, 0, UINT32_MAX, &v) ?: err;
+		err = parse_uint_to(str, '/', 0, UINT32_MAX, &v) ?: err;
 	} else {
 		err = parse_uint(str, 0, UINT32_MAX, &v);
 	}
@@ -249,8 +243,6 @@ int parse_prio(const char *str, uint32_t *prio)
 {
 	const char *colon = strchr(str, ':');
 	uint64_t maj, min = 0;
-	char major[8];
-	size_t len;
 	int err;
 
 	if (!colon) {
@@ -260,15 +252,7 @@ int parse_prio(const char *str, uint32_t *prio)
 		return err;
 	}
 
-	len = colon - str;
-	if (!len)
-		return -EINVAL;
-	if (len >= sizeof(major))
-		return strspn(str, "0123456789abcdefABCDEFxX") == len ?
-		       -ERANGE : -EINVAL;
-	memcpy(major, str, len);
-	major[len] = '\0';
-	err = parse_uint(major, 16, UINT16_MAX, &maj);
+	err = parse_uint_to(str, ':', 16, UINT16_MAX, &maj);
 	if (err == -EINVAL)
 		return err;
 	if (colon[1])

@@ -286,6 +286,11 @@ static void test_parse(void)
 	ports("80-", NULL, -EINVAL);
 	ports("1-2-3", NULL, -EINVAL);
 	ports("x-80", NULL, -EINVAL);
+	/* As many leading zeros as "sport 00000080" takes, in a range too. */
+	ports("00000080-90", "80..90", 0);
+	ports("000000000000000000000000080-0000000000000000000090", "80..90", 0);
+	ports("000000000000000000000065536-1", NULL, -ERANGE);
+	ports("00000000x-1", NULL, -EINVAL);
 	text("format_ports 80", format_ports(buf, sizeof(buf), 80, 80), "80");
 	text("format_ports 1000-2000",
 	     format_ports(buf, sizeof(buf), 1000, 2000), "1000-2000");
@@ -303,6 +308,10 @@ static void test_parse(void)
 	mark("/1", NULL, -EINVAL);
 	mark("1/x", NULL, -EINVAL);
 	mark("-1", NULL, -EINVAL);
+	mark("0000000000000000000000000000000000000000000000000000000000000000001/0xff",
+	     "0x1/0xff", 0);
+	mark("0000000000000000000000000000000000000000000000000000000000000000001x/0xff",
+	     NULL, -EINVAL);
 
 	prio("1:10", "0x00010010", 0);
 	prio("ffff:ffff", "0xffffffff", 0);
@@ -318,6 +327,9 @@ static void test_parse(void)
 	prio("g:1", NULL, -EINVAL);
 	prio("1:2:3", NULL, -EINVAL);
 	prio("0x10", NULL, -EINVAL);
+	prio("00000001:10", "0x00010010", 0);
+	prio("000000010000:1", NULL, -ERANGE);
+	prio("00000000g:1", NULL, -EINVAL);
 	text("format_prio 0x10010", format_prio(buf, sizeof(buf), 0x10010),
 	     "1:10");
 	text("format_prio 5", format_prio(buf, sizeof(buf), 5), "5");
