@@ -18,8 +18,9 @@
 #                         why: tools/vm/check)
 #   make demo             pacer at work in a VM, then pacer against a policer
 #   make bench            pacer against police, ifb+htb/tbf/cake, plots in
-#                         bench/results (QUICK=1: one rate, one RTT;
-#                         METHODS="pacer htb": a subset; NAME=: file names)
+#                         bench/results (REPS=N rounds, default 3; QUICK=1:
+#                         one rate, one RTT, one round; METHODS="pacer
+#                         htb": a subset; NAME=: file names)
 #   make bench-rtt        2 vCPUs, 20 Mbit/s at RTT 10/40/80 ms (RTTS="40":
 #                         fewer), 1 and 4 flows, with and without ECN: the
 #                         loss/latency frontier (REPS=N rounds, default 3)

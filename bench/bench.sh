@@ -569,7 +569,7 @@ if [ "$RTT_MODE" = 1 ]; then
 			log "# round $REP, RTT ${rtt} ms: idle ping p50/p99 $IDLE_P50/$IDLE_P99 ms"
 			for w in ${RTT_WORKLOADS:-tcp tcp-ecn}; do
 				for flows in ${RTT_FLOWS:-1 4}; do
-					for m in $METHODS; do
+					for m in $(in_turn "$REP" $METHODS); do
 						run_load "$m" "$w" 20 "$rtt" "$flows" "$REP"
 					done
 				done
@@ -588,7 +588,7 @@ for REP in $(seq 1 "$REPS"); do
 		for flows in 1 8; do
 			rates=$RATES
 			[ "$flows" = 1 ] || rates=$RATES_8
-			for m in $METHODS; do
+			for m in $(in_turn "$REP" $METHODS); do
 				if [ "$m" = none ]; then
 					run_load none tcp 0 "$rtt" "$flows" "$REP"
 					continue
@@ -601,7 +601,7 @@ for REP in $(seq 1 "$REPS"); do
 	done
 	set_rtt 0
 	idle_ping
-	for m in $METHODS; do
+	for m in $(in_turn "$REP" $METHODS); do
 		[ "$m" = none ] && continue
 		for rate in $UDP_RATES; do
 			run_load "$m" udp2x "$rate" 0 1 "$REP"
@@ -613,7 +613,7 @@ done
 pktgen_setup
 pps_methods="none $(echo " $METHODS " | sed 's/ none / /')"
 for round in $(seq 1 $((PPS_ROUNDS * REPS))); do
-	for m in $pps_methods; do
+	for m in $(in_turn "$round" $pps_methods); do
 		run_pps "$m" "$round"
 	done
 done

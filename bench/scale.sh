@@ -544,21 +544,6 @@ run_mem() {
 	log "# $MEM_CLASSES idle classes with a rule each: $(((m1 - m0) / 1024)) MiB of kernel memory, $(((m1 - m0) * 1024 / MEM_CLASSES)) bytes a class"
 }
 
-# in_turn ROUND WORD...: the WORDs, starting at the ROUNDth (from 1,
-# wrapping round): a drift within a round then falls on every method in
-# turn, not always on the last.
-in_turn() {
-	local k=$((($1 - 1) % ($# - 1)))
-
-	shift
-	while [ "$k" -gt 0 ]; do
-		set -- "$@" "$1"
-		shift
-		k=$((k - 1))
-	done
-	echo "$@"
-}
-
 # ---------------------------------------------------------------- matrix
 
 if wants mem; then
