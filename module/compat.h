@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pacer: what differs between the kernels pacer builds against (Debian
- * 12's 6.1 and 6.12), in one place, keyed on the kernel's version
- * (LINUX_VERSION_CODE), as WireGuard's compat layer is.  Each entry names
- * the release that made the change; the code elsewhere uses the helpers
- * below and never tests a version itself.
+ * 12's 6.1 and 6.12, Debian 13's backported 7.3), in one place, keyed on
+ * the kernel's version (LINUX_VERSION_CODE), as WireGuard's compat layer
+ * is.  Each entry names the release that made the change; the code
+ * elsewhere uses the helpers below and never tests a version itself.
  */
 #ifndef _PACER_COMPAT_H
 #define _PACER_COMPAT_H
 
+#include <linux/hrtimer.h>
 #include <linux/netdevice.h>
 #include <linux/version.h>
 #include <net/genetlink.h>
@@ -42,6 +43,28 @@ static inline void pacer_netdev_set_lltx(struct net_device *dev)
 	dev->lltx = true;
 #else
 	dev->features |= NETIF_F_LLTX;
+#endif
+}
+
+/**
+ * pacer_hrtimer_setup() - initialise an hrtimer with its function
+ * @timer: the timer
+ * @function: what it runs when it fires
+ * @clock: its clock
+ * @mode: its mode
+ *
+ * 6.13 added hrtimer_setup(), and a later release took hrtimer_init()
+ * away (Debian 13's 7.3 has none).
+ */
+static inline void pacer_hrtimer_setup(struct hrtimer *timer,
+				       enum hrtimer_restart (*function)(struct hrtimer *),
+				       clockid_t clock, enum hrtimer_mode mode)
+{
+#if PACER_KERNEL_SINCE(6, 13)
+	hrtimer_setup(timer, function, clock, mode);
+#else
+	hrtimer_init(timer, clock, mode);
+	timer->function = function;
 #endif
 }
 

@@ -119,9 +119,9 @@ int pacer_shapers_init(struct pacer_dev *pd)
 		spin_lock_init(&sh->lock);
 		INIT_LIST_HEAD(&sh->active);
 		INIT_LIST_HEAD(&sh->sending);
-		hrtimer_init(&sh->timer, CLOCK_MONOTONIC,
-			     HRTIMER_MODE_ABS_PINNED_SOFT);
-		sh->timer.function = pacer_shaper_timer_fn;
+		pacer_hrtimer_setup(&sh->timer, pacer_shaper_timer_fn,
+				    CLOCK_MONOTONIC,
+				    HRTIMER_MODE_ABS_PINNED_SOFT);
 		sh->pd = pd;
 		sh->cpu = cpu;
 		netif_napi_add(pd->dev, &sh->napi, pacer_shaper_poll);
