@@ -100,8 +100,9 @@ ping_replies() {
 # CPU 1 at nice 19 and starves them with a busy loop at nice -20; the
 # test, and the traffic it sends, stay on CPU 0.  feed_napi ends the
 # starvation, makes class 0 unlimited again (at 8 kbit/s what it holds
-# would take longer to drain than wait_pacer_idle waits) and waits until
-# pacer0 is idle.
+# would take longer to drain than wait_pacer_idle waits), waits until
+# pacer0 is idle and, if pacer0 is up, puts its NAPI contexts back in
+# softirqs (unthread_napi).
 starve_napi() {
 	local p
 
@@ -124,8 +125,16 @@ feed_napi() {
 	ip netns exec "$NS_B" pacerctl class change dev pacer0 id 0 \
 		rate unlimited
 	wait_pacer_idle "$NS_B" pacer0
-	ip netns exec "$NS_B" sh -c 'echo 0 >/sys/class/net/pacer0/threaded'
+	ip -n "$NS_B" link show dev pacer0 up | grep -q . && unthread_napi
 	taskset -p 3 $$ >/dev/null
+}
+
+# unthread_napi: pacer0's NAPI contexts back in softirqs.  Only while
+# pacer0 is up: on 7.3 the write stops each context's thread first, and
+# waits for ever for one that napi_disable() holds (the writer sleeps in
+# napi_set_threaded(); 6.1 and 6.12 only clear a flag).
+unthread_napi() {
+	ip netns exec "$NS_B" sh -c 'echo 0 >/sys/class/net/pacer0/threaded'
 }
 
 # waiting_for_napi PID: the process sleeps in napi_disable() (its kernel
@@ -297,6 +306,7 @@ check_eq "backlog_packets" "$P1_backlog_packets" 0
 check_invariant "$NS_B" pacer0
 check_views "$NS_B" pacer0 went-down
 ip -n "$NS_B" link set pacer0 up
+unthread_napi
 check_eq "pings through pacer0 once up again" "$(ping_replies)" 3
 
 step "4: a UDP flood through pacer0, then rmmod pacer"
