@@ -13,6 +13,9 @@
 #                         tests, tools/host-checks, make bench QUICK=1), then
 #                         every selftest in a VM on Debian's kernel
 #   make check-6.12       every selftest in a VM on Debian 12's 6.12 kernel
+#   make check-trixie-bpo every selftest in a VM on the newest kernel of
+#                         Debian 13's backports (7.3), built in a Debian 13
+#                         root (debootstrap); not part of CI
 #   make check-debug      the selftests that drive the module's code paths
 #                         on a KASAN/lockdep/kmemleak kernel (the list and
 #                         why: tools/vm/check)
@@ -47,7 +50,7 @@ VM := tools/vm
 KBUILD := $(MAKE) -C $(KDIR) M=$(CURDIR)/module PACER_VERSION=$(VERSION)
 
 .PHONY: all module pacerctl install install-pacerctl deb deb-test clean check \
-	check-6.12 check-debug demo bench bench-rtt bench-scale style sparse
+	check-6.12 check-trixie-bpo check-debug demo bench bench-rtt bench-scale style sparse
 
 all: module pacerctl
 
@@ -116,6 +119,12 @@ check-6.12:
 	$(MAKE) pacerctl
 	$(MAKE) -C selftests
 	$(VM)/check --kernel cloud-6.12
+
+check-trixie-bpo:
+	$(VM)/deps --trixie
+	$(MAKE) pacerctl
+	$(MAKE) -C selftests
+	$(VM)/check --kernel trixie-bpo
 
 check-debug:
 	$(VM)/deps --debug
