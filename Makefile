@@ -32,6 +32,8 @@
 #                         100,000 rules, memory per class
 #                         (REPS=N rounds, default 3; QUICK=1: fewer rules;
 #                         WORKLOADS=pps,sock: only those)
+#                         Each bench: KERNEL=cloud-6.12|trixie-bpo for
+#                         another kernel than 6.1.
 #   make style            checkpatch --strict on the module and uapi header
 #   make sparse           the module under sparse (C=1; C=2 for all files)
 
@@ -142,16 +144,18 @@ demo:
 bench:
 	bench/run $(if $(QUICK),--quick) $(if $(METHODS),--methods "$(METHODS)") \
 		$(if $(REPS),--reps $(REPS)) $(if $(NAME),--name $(NAME)) \
-		$(if $(OUT),--out $(OUT))
+		$(if $(OUT),--out $(OUT)) $(if $(KERNEL),--kernel $(KERNEL))
 
 bench-rtt:
 	bench/run --rtt $(if $(RTTS),--rtts "$(RTTS)") $(if $(METHODS),--methods "$(METHODS)") \
-		$(if $(REPS),--reps $(REPS)) $(if $(NAME),--name $(NAME)) $(if $(OUT),--out $(OUT))
+		$(if $(REPS),--reps $(REPS)) $(if $(NAME),--name $(NAME)) $(if $(OUT),--out $(OUT)) \
+		$(if $(KERNEL),--kernel $(KERNEL))
 
 bench-scale:
 	bench/run --scale $(if $(QUICK),--quick) $(if $(REPS),--reps $(REPS)) \
 		$(if $(WORKLOADS),--workloads "$(WORKLOADS)") \
-		$(if $(NAME),--name $(NAME)) $(if $(OUT),--out $(OUT))
+		$(if $(NAME),--name $(NAME)) $(if $(OUT),--out $(OUT)) \
+		$(if $(KERNEL),--kernel $(KERNEL))
 
 clean:
 	-test -d "$(KDIR)" && $(KBUILD) clean
