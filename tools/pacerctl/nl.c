@@ -322,7 +322,14 @@ static int pnl_connect(struct pnl *nl, int protocol)
 	if (!nl->sk)
 		return -ENOMEM;
 
+	errno = 0;
 	err = nl_connect(nl->sk, protocol);
+	/*
+	 * libnl has no code for some of socket()'s errors (EMFILE, ENFILE)
+	 * and says NLE_FAILURE; errno still holds what the kernel said.
+	 */
+	if (err == -NLE_FAILURE && errno)
+		return -errno;
 	if (err < 0)
 		return pnl_errno(err);
 

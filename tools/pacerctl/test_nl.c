@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <linux/netlink.h>
@@ -329,6 +330,33 @@ static void test_dump_replies(struct pnl *nl, int fd)
 	   "pnl_request: the next request on the socket reads its own answer");
 }
 
+/*
+ * A socket the kernel refuses is reported as what it said, not as libnl's
+ * catch-all NLE_FAILURE (which read "Input/output error"): out of file
+ * descriptors, EMFILE.
+ */
+static void test_connect_error(void)
+{
+	struct rlimit old, none;
+	struct pnl nl;
+	int err;
+
+	if (getrlimit(RLIMIT_NOFILE, &old)) {
+		ok(0, "getrlimit(RLIMIT_NOFILE)");
+		return;
+	}
+	none = old;
+	/* 0, 1 and 2 are open, and the senders' sockets are closed. */
+	none.rlim_cur = 3;
+	setrlimit(RLIMIT_NOFILE, &none);
+	err = pnl_open_route(&nl);
+	setrlimit(RLIMIT_NOFILE, &old);
+	pnl_close(&nl);
+	printf("# pnl_open_route() without a free descriptor: %s\n",
+	       strerror(-err));
+	ok(err == -EMFILE, "pnl_open_route: no descriptor left reads EMFILE");
+}
+
 int main(void)
 {
 	struct pnl nl;
@@ -354,5 +382,6 @@ int main(void)
 
 	close(fd);
 	pnl_close(&nl);
+	test_connect_error();
 	return tap_done("");
 }
