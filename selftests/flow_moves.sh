@@ -29,9 +29,9 @@
 #      joined it there (joined > 0); nothing was lost before pacer0
 #      (vethA's and vethB's drop counters);
 #    - the receiver queued no segment out of order (TcpExtTCPOFOQueue);
-#    - the sender got no DSACK but those a tail loss probe or a timeout
+#    - the sender got no DSACK but those a segment resent on a timer
 #      explains (TcpExtTCPDSACKRecv <= TcpExtTCPLossProbes +
-#      TcpExtTCPTimeouts);
+#      TcpExtTCPTimeouts + TcpExtTCPSlowStartRetrans);
 #    - class 1 dropped nothing (the flow is ECN-capable), so no loss put
 #      later segments out of order either; its invariant holds;
 #    - shaped: the flow got within TOL % of rate x 1448/1514.

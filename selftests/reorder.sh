@@ -17,9 +17,10 @@
 #    - the receiver queued no segment out of order (TcpExtTCPOFOQueue
 #      delta = 0): pacer0 let each flow's segments go in the order they
 #      arrived;
-#    - the senders got no DSACK but those a tail loss probe or a timeout
+#    - the senders got no DSACK but those a segment resent on a timer
 #      explains (TcpExtTCPDSACKRecv <= TcpExtTCPLossProbes +
-#      TcpExtTCPTimeouts): no segment was resent for reordering;
+#      TcpExtTCPTimeouts + TcpExtTCPSlowStartRetrans): no segment was
+#      resent for reordering;
 #    - class 1 dropped nothing (the flows are ECN-capable), so no loss
 #      put later segments out of order either; its invariant holds;
 #    - shaped: together the flows get within TOL % of rate x 1448/1514.

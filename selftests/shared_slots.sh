@@ -20,8 +20,9 @@
 # free or its own class's, while packets of it wait in the overflow.
 #
 # Checks, over the whole run: the receiver queued no segment out of order
-# (TcpExtTCPOFOQueue), the senders got no DSACK but those a loss probe or
-# timeout explains, class 2 dropped nothing, and both classes' counters
+# (TcpExtTCPOFOQueue), the senders got no DSACK but those a segment resent
+# on a timer explains (a loss probe, a timeout, or what a timeout resent
+# in slow start), class 2 dropped nothing, and both classes' counters
 # add up.  Premises, in the same run: class 1 held slots (64 packets or
 # more queued as the first flows started), class 2 released packets from
 # its overflow flow after the flood ended (tracepoint pacer:pacer_release,
